@@ -1,0 +1,38 @@
+// The frame of an app's main(): logging, argument parsing, and turning every error into one
+// clear message and a non-zero exit.
+//
+//   int main(int argc, char** argv) {
+//     return jackdaw::app::runMain(argc, argv, "maxclique", "Maximum clique", setup, body);
+//   }
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <spdlog/logger.h>
+
+#include "jackdaw/app/options.hpp"
+
+namespace jackdaw::app {
+
+// Exit codes shared by every app (documented in the README).
+enum ExitCode : int {
+  kSuccess = 0,
+  kFailure = 1,      // a run-time failure (exception, failed rank)
+  kBadInput = 2,     // bad flags or a missing / malformed instance
+  kPartial = 3,      // interrupted: the printed result is partial
+};
+
+struct AppContext {
+  CommonOptions opts;
+  std::shared_ptr<spdlog::logger> log;
+};
+
+// setup adds the app's options to the CLI; body runs once parsing and validation succeeded and
+// returns the exit code.
+int runMain(int argc, char** argv, const std::string& name, const std::string& description,
+            const std::function<void(CLI::App&)>& setup, const std::function<int(AppContext&)>& body);
+
+}  // namespace jackdaw::app

@@ -1,0 +1,31 @@
+// The command-line vocabulary every Jackdaw app shares (CLI11). An app adds its own instance
+// options to the same CLI::App, then calls validate().
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace jackdaw::app {
+
+struct CommonOptions {
+  std::string skeleton = "seq";        // seq | depth_bounded | budget | stack_stealing | ordered
+  int threads = 0;                     // 0: one worker per CPU this process may use
+  std::string policy = "random";       // victim policy for distributed stealing
+  int spawnDepth = 2;                  // -d
+  std::uint64_t budget = 100000;       // -b, backtracks
+  bool chunked = false;                // stack_stealing: hand over a whole level
+  bool discrepancy = false;            // ordered: discrepancy order instead of left-to-right
+  std::string statsFile;               // --stats FILE (JSON)
+  std::uint64_t seed = 1;
+  std::string logLevel = "warn";
+  double progressSeconds = 0.0;        // --progress S: a progress line every S seconds
+};
+
+void addCommonOptions(CLI::App& app, CommonOptions& o);
+
+// Throws InputError for a combination that cannot run (or a feature this build lacks).
+void validate(const CommonOptions& o);
+
+}  // namespace jackdaw::app

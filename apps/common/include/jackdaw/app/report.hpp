@@ -1,0 +1,23 @@
+// Machine-readable results: the JSON written by --stats.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "jackdaw/app/main.hpp"
+#include "jackdaw/core/stats.hpp"
+#include "jackdaw/core/stop.hpp"
+
+namespace jackdaw::app {
+
+nlohmann::json toJson(const SearchStats& s);
+std::string toString(StopReason r);
+
+// The part of the stats document every app shares: command line, options, timing, counters.
+nlohmann::json runJson(const AppContext& ctx, const SearchStats& stats, double seconds, StopReason stop);
+
+// Writes the document if --stats was given; an unwritable path is an InputError.
+void writeStats(const AppContext& ctx, const nlohmann::json& doc);
+
+}  // namespace jackdaw::app

@@ -1,0 +1,42 @@
+// Ready-made enumerators (monoids over nodes).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace jackdaw {
+
+// Counts every node.
+struct CountNodes {
+  std::uint64_t count = 0;
+  template <class N> void accumulate(const N&) { ++count; }
+  template <class N> void accumulateChildren(const N&, std::size_t n) { count += n; }
+  void combine(const CountNodes& o) { count += o.count; }
+  std::uint64_t get() const { return count; }
+};
+
+// Counts nodes per value of a key (usually the depth) that the node reports through depthOf(node).
+template <class DepthOf>
+struct CountByDepth {
+  std::vector<std::uint64_t> counts;
+  template <class N>
+  void accumulate(const N& n) {
+    const auto d = static_cast<std::size_t>(DepthOf{}(n));
+    if (d >= counts.size()) counts.resize(d + 1, 0);
+    ++counts[d];
+  }
+  template <class N>
+  void accumulateChildren(const N& parent, std::size_t k) {
+    if (k == 0) return;
+    const auto d = static_cast<std::size_t>(DepthOf{}(parent)) + 1;
+    if (d >= counts.size()) counts.resize(d + 1, 0);
+    counts[d] += k;
+  }
+  void combine(const CountByDepth& o) {
+    if (o.counts.size() > counts.size()) counts.resize(o.counts.size(), 0);
+    for (std::size_t i = 0; i < o.counts.size(); ++i) counts[i] += o.counts[i];
+  }
+  const std::vector<std::uint64_t>& get() const { return counts; }
+};
+
+}  // namespace jackdaw

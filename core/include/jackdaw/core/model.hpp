@@ -1,0 +1,92 @@
+// The user's search model, as C++20 concepts.
+//
+// A model is a struct naming three types and, optionally, a few static members:
+//
+//   struct MyModel {
+//     using Space = Graph;              // read-only problem data, built identically on every rank
+//     using Node = Partial;             // copyable search state; getObj() for optimisation/decision
+//     using Generator = Children;       // Children(const Space&, const Node& parent); numChildren; next()
+//     static int bound(const Space&, const Node&);   // optional: upper bound of the node's subtree
+//     static constexpr bool pruneLevel = true;        // optional: a failed bound prunes later siblings
+//     using Better = std::less<>;                     // optional: objective order (default: maximise)
+//   };
+//
+// The parent passed to a Generator outlives the Generator (the skeletons keep it on a stable stack),
+// so a Generator may keep a reference to it instead of a copy.
+#pragma once
+
+#include <concepts>
+#include <cstddef>
+#include <functional>
+#include <type_traits>
+
+namespace jackdaw {
+
+template <class N>
+concept SearchNode = std::copy_constructible<N> && std::is_move_assignable_v<N>;
+
+template <class G, class Space, class Node>
+concept NodeGenerator = requires(const Space& space, const Node& parent, G& gen) {
+  { G(space, parent) };
+  { gen.numChildren } -> std::convertible_to<std::size_t>;
+  { gen.next() } -> std::same_as<Node>;
+};
+
+template <class N>
+concept HasObjective = requires(const N& n) {
+  { n.getObj() } -> std::totally_ordered;
+};
+
+template <class M>
+concept SearchModel = requires {
+  typename M::Space;
+  typename M::Node;
+  typename M::Generator;
+} && SearchNode<typename M::Node> && NodeGenerator<typename M::Generator, typename M::Space, typename M::Node>;
+
+template <class M>
+concept HasBound = requires(const typename M::Space& s, const typename M::Node& n) {
+  { M::bound(s, n) } -> std::totally_ordered;
+};
+
+// An enumerator is a monoid over nodes: accumulate nodes, combine partial results, get the total.
+// Optionally `accumulateChildren(parent, n)`: count the n children of `parent` that lie at the
+// depth limit without building them (they would only be accumulated, never expanded).
+template <class E, class Node>
+concept Enumerator = std::default_initializable<E> && std::copy_constructible<E> &&
+                     requires(E& e, const E& other, const Node& n) {
+                       e.accumulate(n);
+                       e.combine(other);
+                       e.get();
+                     };
+
+template <class E, class Node>
+concept CountsChildrenInBulk = requires(E& e, const Node& parent, std::size_t n) {
+  e.accumulateChildren(parent, n);
+};
+
+namespace detail {
+template <class M>
+constexpr bool pruneLevelOf() {
+  if constexpr (requires { M::pruneLevel; }) return M::pruneLevel;
+  else return false;
+}
+template <class M>
+struct BetterOf { using type = std::greater<>; };
+template <class M>
+  requires requires { typename M::Better; }
+struct BetterOf<M> { using type = typename M::Better; };
+}  // namespace detail
+
+// Compile-time facts of a model with their defaults filled in.
+template <SearchModel M>
+struct ModelTraits {
+  using Space = typename M::Space;
+  using Node = typename M::Node;
+  using Generator = typename M::Generator;
+  using Better = typename detail::BetterOf<M>::type;
+  static constexpr bool pruneLevel = detail::pruneLevelOf<M>();
+  static constexpr bool hasBound = HasBound<M>;
+};
+
+}  // namespace jackdaw

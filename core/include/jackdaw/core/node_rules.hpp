@@ -1,0 +1,84 @@
+// The rules every skeleton applies to a node: the bound test, the visit (count, accumulate,
+// objective), the depth limit. One object per worker; only the incumbent and the stop flag are
+// shared.
+#pragma once
+
+#include "jackdaw/core/search_types.hpp"
+#include "jackdaw/core/stats.hpp"
+#include "jackdaw/core/stop.hpp"
+
+namespace jackdaw {
+
+template <SearchModel M, SearchKind K>
+class NodeRules {
+ public:
+  using T = SearchTypes<M, K>;
+  using Space = typename T::Space;
+  using Node = typename T::Node;
+  using Obj = typename T::Obj;
+  using Better = typename T::Better;
+
+  NodeRules(const Space& space, const typename T::Params& params, typename T::IncumbentT* incumbent,
+            StopFlag& stop)
+      : space_(space), params_(params), incumbent_(incumbent), stop_(stop) {}
+
+  const Space& space() const { return space_; }
+  const typename T::Params& params() const { return params_; }
+  StopFlag& stop() { return stop_; }
+  typename T::IncumbentT* incumbent() { return incumbent_; }
+
+  // True if the node's subtree cannot contain anything better (counted as a prune).
+  bool pruned(const Node& n) {
+    if constexpr (usesIncumbent<K> && ModelTraits<M>::hasBound) {
+      const auto b = M::bound(space_, n);
+      bool cut;
+      if constexpr (isDecision<K>) cut = Better{}(*params_.expectedObjective, b);
+      else cut = incumbent_->hasBound() && !Better{}(b, incumbent_->bound());
+      if (cut) {
+        ++stats.prunes;
+        return true;
+      }
+    }
+    (void)n;
+    return false;
+  }
+
+  // Visit a node that survived the bound: count it, fold it, or test its objective.
+  void visit(const Node& n, int depth) {
+    ++stats.nodes;
+    if (static_cast<std::uint64_t>(depth) > stats.maxDepth) stats.maxDepth = depth;
+    if constexpr (isEnumeration<K>) {
+      acc.accumulate(n);
+    } else if constexpr (isOptimisation<K>) {
+      const Obj o = n.getObj();
+      if (incumbent_->wouldImprove(o)) incumbent_->offerNode(n, o);
+    } else {
+      const Obj o = n.getObj();
+      if (!Better{}(*params_.expectedObjective, o)) {
+        incumbent_->offerNode(n, o);
+        stop_.request(StopReason::Found);
+      }
+    }
+  }
+
+  bool expandable(int depth) const { return params_.maxDepth < 0 || depth < params_.maxDepth; }
+
+  // Enumeration whose children at the depth limit can be counted without being built.
+  bool countsLeavesInBulk(int depth) const {
+    if constexpr (isEnumeration<K> && CountsChildrenInBulk<typename T::Enum, Node>)
+      return params_.maxDepth >= 0 && depth + 1 == params_.maxDepth;
+    else
+      return false;
+  }
+
+  typename T::Enum acc{};
+  SearchStats stats;
+
+ private:
+  const Space& space_;
+  const typename T::Params& params_;
+  typename T::IncumbentT* incumbent_;
+  StopFlag& stop_;
+};
+
+}  // namespace jackdaw

@@ -1,0 +1,49 @@
+// Sequential skeleton: plain depth-first search on the calling thread, no runtime.
+//
+//   auto r = jackdaw::seq::search<MyModel, jackdaw::Optimisation>(space, root, params);
+//   r.objective, r.best, r.stats ...
+//
+// It is the reference every other skeleton must agree with.
+#pragma once
+
+#include <chrono>
+#include <stdexcept>
+
+#include "jackdaw/core/depth_first.hpp"
+#include "jackdaw/core/enumerators.hpp"
+#include "jackdaw/core/result.hpp"
+
+namespace jackdaw::seq {
+
+template <SearchModel M, SearchKind K>
+SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
+                          const typename SearchTypes<M, K>::Params& params, StopFlag& stop) {
+  using T = SearchTypes<M, K>;
+  if constexpr (isDecision<K>) {
+    if (!params.expectedObjective) throw std::invalid_argument("decision search needs params.expectedObjective");
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  typename T::IncumbentT incumbent(params.initialBound);
+  NodeRules<M, K> rules(space, params, &incumbent, stop);
+  NoHooks hooks;
+  DepthFirst<M, K> dfs(rules, hooks);
+  dfs.run(std::move(root), 0);
+
+  SearchResult<M, K> r;
+  r.enumerator = std::move(rules.acc);
+  r.stats = rules.stats;
+  r.best = incumbent.node();
+  r.objective = incumbent.nodeObjective();
+  r.stop = stop.reason();
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+template <SearchModel M, SearchKind K>
+SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
+                          const typename SearchTypes<M, K>::Params& params) {
+  StopFlag stop;
+  return search<M, K>(space, std::move(root), params, stop);
+}
+
+}  // namespace jackdaw::seq

@@ -1,0 +1,110 @@
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "jackdaw/skeletons/seq.hpp"
+#include "toy_models.hpp"
+
+using namespace jackdaw;
+
+TEST(Seq, BinaryTreeCountsEveryNode) {
+  for (int d = 0; d <= 12; ++d) {
+    SearchParams<long long> p;
+    p.maxDepth = d;
+    auto r = seq::search<toy::BinaryTree, Enumeration<CountNodes>>({}, {}, p);
+    EXPECT_EQ(r.enumerator.get(), (std::uint64_t{1} << (d + 1)) - 1) << "depth " << d;
+    EXPECT_EQ(r.stats.nodes, r.enumerator.get());
+    EXPECT_TRUE(r.complete());
+  }
+}
+
+TEST(Seq, BulkLeafCountingMatchesBuildingLeaves) {
+  // CountByDepth counts leaves in bulk; a counter without accumulateChildren builds them.
+  struct Plain {
+    std::uint64_t c = 0;
+    void accumulate(const toy::BinaryTree::Node&) { ++c; }
+    void combine(const Plain& o) { c += o.c; }
+    std::uint64_t get() const { return c; }
+  };
+  SearchParams<long long> p;
+  p.maxDepth = 10;
+  auto bulk = seq::search<toy::BinaryTree, Enumeration<CountByDepth<toy::DepthOf>>>({}, {}, p);
+  auto plain = seq::search<toy::BinaryTree, Enumeration<Plain>>({}, {}, p);
+  ASSERT_EQ(bulk.enumerator.get().size(), 11u);
+  std::uint64_t total = 0;
+  for (int d = 0; d <= 10; ++d) {
+    EXPECT_EQ(bulk.enumerator.get()[d], std::uint64_t{1} << d);
+    total += bulk.enumerator.get()[d];
+  }
+  EXPECT_EQ(total, plain.enumerator.get());
+  EXPECT_EQ(bulk.stats.nodes, plain.stats.nodes);
+}
+
+TEST(Seq, QueensKnownCounts) {
+  // OEIS A000170.
+  const std::uint64_t known[] = {1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724};
+  for (int n = 1; n <= 10; ++n) {
+    SearchParams<int> p;
+    const toy::Queens::Space space{n};
+    toy::Queens::Node root;
+    root.full = (n == 0);
+    auto r = seq::search<toy::Queens, Enumeration<toy::CountSolutions>>(space, root, p);
+    EXPECT_EQ(r.enumerator.get(), known[n]) << "n = " << n;
+  }
+}
+
+TEST(Seq, QueensDecisionFindsAFullBoardOrProvesNone) {
+  for (int n = 1; n <= 9; ++n) {
+    SearchParams<int> p;
+    p.expectedObjective = n;
+    auto r = seq::search<toy::Queens, Decision>({n}, {}, p);
+    const bool solvable = !(n == 2 || n == 3);
+    EXPECT_EQ(r.found(), solvable) << n;
+    EXPECT_TRUE(r.complete());
+    if (solvable) {
+      EXPECT_EQ(r.stop, StopReason::Found);
+      EXPECT_EQ(r.best->row, n);
+    }
+  }
+}
+
+TEST(Seq, SubsetSumOptimumMatchesBruteForce) {
+  toy::SubsetSum::Space s{{31, 17, 23, 9, 44, 12, 5, 28, 19, 7}, 100};
+  int best = 0;
+  for (unsigned m = 0; m < (1u << s.items.size()); ++m) {
+    int sum = 0;
+    for (std::size_t i = 0; i < s.items.size(); ++i)
+      if (m & (1u << i)) sum += s.items[i];
+    if (sum <= s.capacity) best = std::max(best, sum);
+  }
+  toy::SubsetSum::Node root{0, 0, std::accumulate(s.items.begin(), s.items.end(), 0)};
+  SearchParams<int> p;
+  auto r = seq::search<toy::SubsetSum, Optimisation>(s, root, p);
+  ASSERT_TRUE(r.objective);
+  EXPECT_EQ(*r.objective, best);
+  EXPECT_EQ(r.best->sum, best);
+  EXPECT_GT(r.stats.prunes, 0u);  // the bound did cut
+}
+
+TEST(Seq, InitialBoundAboveOptimumFindsNothing) {
+  toy::SubsetSum::Space s{{5, 7, 11}, 20};
+  SearchParams<int> p;
+  p.initialBound = 19;  // optimum is 18 (7 + 11)
+  auto r = seq::search<toy::SubsetSum, Optimisation>(s, {0, 0, 23}, p);
+  EXPECT_FALSE(r.found());
+  p.initialBound = 17;
+  r = seq::search<toy::SubsetSum, Optimisation>(s, {0, 0, 23}, p);
+  ASSERT_TRUE(r.found());
+  EXPECT_EQ(*r.objective, 18);
+}
+
+TEST(Seq, StopFlagInterruptsAndMarksPartial) {
+  StopFlag stop;
+  stop.request(StopReason::Interrupted);
+  SearchParams<long long> p;
+  p.maxDepth = 20;
+  auto r = seq::search<toy::BinaryTree, Enumeration<CountNodes>>({}, {}, p, stop);
+  EXPECT_FALSE(r.complete());
+  EXPECT_EQ(r.stop, StopReason::Interrupted);
+  EXPECT_LT(r.enumerator.get(), (std::uint64_t{1} << 21) - 1);
+}
