@@ -1,0 +1,125 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "jackdaw/skeletons/seq.hpp"
+#include "jackdaw/uts/model.hpp"
+#include "jackdaw/uts/presets.hpp"
+
+using namespace jackdaw;
+
+namespace {
+uts::Counts count(const uts::TreeParams& p) {
+  const uts::Tree t(p);
+  auto r = seq::search<uts::Model, Enumeration<uts::Counts>>(t, uts::makeRoot(t), {});
+  EXPECT_TRUE(r.complete());
+  // The skeleton's own counters agree with the enumerator.
+  EXPECT_EQ(r.stats.nodes, r.enumerator.get().nodes);
+  EXPECT_EQ(r.stats.maxDepth, r.enumerator.get().maxDepth);
+  return r.enumerator.get();
+}
+}  // namespace
+
+// Known sizes: UTS 2.1 sample_trees.sh / verifyStats table (instances/uts/trees.tsv).
+TEST(Uts, DefaultTree) {
+  auto c = count(*uts::preset("default"));
+  EXPECT_EQ(c.nodes, 1732u);
+  EXPECT_EQ(c.leaves, 1050u);
+  EXPECT_EQ(c.maxDepth, 6u);
+}
+
+TEST(Uts, T1GeometricFixed) {
+  auto c = count(*uts::preset("T1"));
+  EXPECT_EQ(c.nodes, 4130071u);
+  EXPECT_EQ(c.leaves, 3305118u);
+  EXPECT_EQ(c.maxDepth, 10u);
+}
+
+TEST(Uts, T5GeometricLinear) {
+  auto c = count(*uts::preset("T5"));
+  EXPECT_EQ(c.nodes, 4147582u);
+  EXPECT_EQ(c.leaves, 2181318u);
+  EXPECT_EQ(c.maxDepth, 20u);
+}
+
+// T2-T4 are "?" in trees.tsv; their sizes come from the same verifyStats() table of the STAPL UTS
+// port that trees.tsv cites ("T2 ... Tree size = 4117769, tree depth = 81, num leaves = 2342762").
+TEST(Uts, T2GeometricCyclic) {
+  auto c = count(*uts::preset("T2"));
+  EXPECT_EQ(c.nodes, 4117769u);
+  EXPECT_EQ(c.leaves, 2342762u);
+  EXPECT_EQ(c.maxDepth, 81u);
+}
+
+TEST(Uts, T3Binomial) {
+  auto c = count(*uts::preset("T3"));
+  EXPECT_EQ(c.nodes, 4112897u);
+  EXPECT_EQ(c.leaves, 3599034u);
+  EXPECT_EQ(c.maxDepth, 1572u);
+}
+
+TEST(Uts, T4Hybrid) {
+  auto c = count(*uts::preset("T4"));
+  EXPECT_EQ(c.nodes, 4132453u);
+  EXPECT_EQ(c.leaves, 3108986u);
+  EXPECT_EQ(c.maxDepth, 134u);
+}
+
+TEST(Uts, BalancedTreeIsComplete) {
+  // Balanced: every node above gen_mx has exactly b_0 children: (b^(d+1) - 1) / (b - 1) nodes.
+  uts::TreeParams p;
+  p.type = uts::TreeType::Balanced;
+  p.b0 = 3;
+  p.genMx = 7;
+  auto c = count(p);
+  EXPECT_EQ(c.nodes, (std::uint64_t{2187} * 3 - 1) / 2);
+  EXPECT_EQ(c.leaves, 2187u);
+  EXPECT_EQ(c.maxDepth, 7u);
+}
+
+TEST(Uts, BinomialWithoutInnerNodesIsAStar) {
+  // q = 0: the root has floor(b_0) children and none of them has any.
+  uts::TreeParams p;
+  p.type = uts::TreeType::Binomial;
+  p.b0 = 2000;
+  p.q = 0;
+  auto c = count(p);
+  EXPECT_EQ(c.nodes, 2001u);
+  EXPECT_EQ(c.leaves, 2000u);
+  EXPECT_EQ(c.maxDepth, 1u);
+}
+
+TEST(Uts, BinomialSubtreeSizeMatchesItsExpectation) {
+  // Below the root a binomial tree is a branching process with offspring mean mu = q*m; each root
+  // child's subtree has expected size 1/(1-mu) and variance s2/(1-mu)^3 with s2 = q*m^2 - mu^2.
+  // q = 0.2, m = 4: mu = 0.8, 5 nodes per child, variance 320; 2000 children -> 10,001 +- 800 (sd).
+  // The seed is fixed, so this is deterministic; the 5-sd band catches a wrong rule (e.g. q and
+  // 1-q swapped gives mu = 3.2, an unbounded tree cut at 100 children).
+  uts::TreeParams p;
+  p.type = uts::TreeType::Binomial;
+  p.b0 = 2000;
+  p.q = 0.2;
+  p.m = 4;
+  p.seed = 42;
+  auto c = count(p);
+  EXPECT_NEAR(static_cast<double>(c.nodes), 1 + 2000 * 5.0, 4000);
+}
+
+TEST(Uts, EveryPresetResolves) {
+  for (const auto& name : uts::presetNames()) EXPECT_TRUE(uts::preset(name).has_value()) << name;
+  EXPECT_FALSE(uts::preset("T9").has_value());
+  EXPECT_EQ(uts::preset("T1L")->genMx, 13);
+  EXPECT_EQ(uts::preset("T1L")->seed, 29);
+  EXPECT_EQ(uts::preset("T3")->type, uts::TreeType::Binomial);
+  EXPECT_EQ(uts::preset("T4")->type, uts::TreeType::Hybrid);
+}
+
+TEST(Uts, RootStateIsSha1OfZerosAndSeed) {
+  // SHA-1 of 20 zero bytes (seed 0) = 6768033e216468247bd031a0a2d9876d79818f8f (a standard
+  // test value: `head -c 20 /dev/zero | sha1sum`).
+  const auto s = uts::rootState(0);
+  const unsigned char want[20] = {0x67, 0x68, 0x03, 0x3e, 0x21, 0x64, 0x68, 0x24, 0x7b, 0xd0,
+                                  0x31, 0xa0, 0xa2, 0xd9, 0x87, 0x6d, 0x79, 0x81, 0x8f, 0x8f};
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(s[i], want[i]) << "byte " << i;
+  EXPECT_EQ(uts::rand31(s), 0x79818f8f & 0x7fffffff);
+}
