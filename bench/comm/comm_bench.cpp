@@ -1,0 +1,215 @@
+// comm_bench: timings of the comm layer on the ranks mpirun gives it (run by run_comm_bench.sh).
+// Prints one markdown table row per measurement on rank 0:
+//   steal round trip (thief ↔ idle victim's comm thread), board publish (into every rank),
+//   local board read, incumbent propagation (raw board, and offerBound → onBound through the comm
+//   threads), CPU used by a comm thread with nothing to do (busy rank, idle thief).
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <thread>
+
+#include "jackdaw/comm/board.hpp"
+#include "jackdaw/comm/comm_thread.hpp"
+#include "jackdaw/comm/gather.hpp"
+#include "jackdaw/comm/runtime.hpp"
+
+using namespace jackdaw::comm;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+int gRank = 0, gSize = 1;
+
+void row(const std::string& what, double value, const std::string& unit, const std::string& note = "") {
+  if (gRank == 0) std::printf("| %s | %.3f | %s | %s |\n", what.c_str(), value, unit.c_str(), note.c_str());
+}
+
+// A rank whose "tasks" exist only as counters. Rank 0 hands out `budget` one-task steals; other
+// ranks want work until they have `want` tasks. `hold` keeps one task running (so the job does
+// not terminate) until released.
+class BenchWork final : public LocalWork {
+ public:
+  std::atomic<std::uint64_t> budget{0}, given{0}, received{0}, want{0};
+  std::atomic<bool> hold{false}, alwaysHungry{false};
+  std::atomic<std::int64_t> bound{std::numeric_limits<std::int64_t>::min()};
+
+  std::size_t queuedTasks() override { return given < budget ? 1 : 0; }
+  int runningTasks() override { return hold ? 1 : 0; }
+  int idleWorkers() override { return hold ? 0 : 1; }
+  double workRate() override { return 1.0; }
+  bool needsWork() override { return alwaysHungry || received < want; }
+  std::vector<std::byte> giveAway(bool, std::uint32_t& count) override {
+    count = 0;
+    if (given >= budget) return {};
+    ++given;
+    count = 1;
+    return std::vector<std::byte>(8);
+  }
+  void receive(std::span<const std::byte>, std::uint32_t count) override { received += count; }
+  // Given tasks count as created here and finished (at once) by the thief.
+  std::uint64_t tasksCreated() override { return given + (hold ? 1 : 0) + released_; }
+  std::uint64_t tasksFinished() override { return received + released_; }
+  void release() {
+    released_ = 1;  // the held task: created and finished
+    hold = false;
+  }
+  void onBound(std::int64_t b) override { bound = b; }
+
+ private:
+  std::atomic<std::uint64_t> released_{0};
+};
+
+struct Job {
+  LoadBoard board;
+  PeerDelays delays;
+  std::unique_ptr<VictimPolicy> policy;
+  BenchWork work;
+  std::unique_ptr<CommThread> comm;
+  Job(CommOptions o) : board(MPI_COMM_WORLD, BoundSense::Maximise), delays(gSize) {
+    policy = makePolicy("random", {gRank, gSize, 1, 1, &board, &delays});
+    comm = std::make_unique<CommThread>(MPI_COMM_WORLD, board, work, *policy, delays, o);
+  }
+};
+
+// Rank 0 is the only victim; every other rank steals `perThief` tasks one at a time.
+void stealRoundTrip(const char* label, CommOptions o, std::uint64_t perThief) {
+  Job j(o);
+  if (gRank == 0) j.work.budget = perThief * (gSize - 1);
+  else j.work.want = perThief;
+  j.comm->start();
+  j.comm->waitTermination();
+  auto s = gatherStats(MPI_COMM_WORLD, j.comm->stats());
+  if (gRank == 0) {
+    double rtt = 0, n = 0;
+    for (std::size_t r = 1; r < s["ranks"].size(); ++r) {
+      rtt += s["ranks"][r]["steal_round_trip_us_mean"].get<double>();
+      n += 1;
+    }
+    row(std::string("steal round trip, ") + label, rtt / n, "µs",
+        std::to_string(perThief) + " one-task steals per thief; mean over thieves");
+  }
+}
+
+void boardCosts() {
+  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise);
+  const int n = 2000;
+  MPI_Barrier(MPI_COMM_WORLD);
+  auto t0 = Clock::now();
+  for (int i = 0; i < n; ++i) {
+    RankRecord r;
+    r.queued = i;
+    b.publish(r);
+  }
+  const double pub = std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / n;
+  double maxPub = 0;
+  MPI_Reduce(&pub, &maxPub, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  row("board publish (own record into all " + std::to_string(gSize) + " boards)", maxPub, "µs",
+      "all ranks publishing at once; slowest rank's mean");
+  const int m = 2000000;
+  std::uint64_t sink = 0;
+  t0 = Clock::now();
+  for (int i = 0; i < m; ++i) {
+    auto r = b.read(i % gSize);
+    sink += r ? r->queued : 1;
+  }
+  const double rd = std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / m;
+  row("local board read (one record, seqlock)", rd, "ns", sink == 42 ? "" : "rank 0, no writer active");
+  t0 = Clock::now();
+  for (int i = 0; i < m; ++i) sink += static_cast<std::uint64_t>(b.bound());
+  row("local bound read", std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / m, "ns", "");
+  // timed one-sided read of a peer (what the latency probe does)
+  if (gSize > 1) {
+    double tot = 0;
+    for (int i = 0; i < 1000; ++i) tot += b.timedRead((gRank + 1) % gSize);
+    row("timed MPI_Get of a peer's record + flush", tot / 1000, "µs", "rank 0 → rank 1");
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// Ping-pong of bound improvements between ranks 0 and 1 over the raw board: one-way time.
+void boundPingPongBoard() {
+  if (gSize < 2) return;
+  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise);
+  const int n = 500;
+  MPI_Barrier(MPI_COMM_WORLD);
+  auto t0 = Clock::now();
+  for (int k = 0; k < 2 * n; ++k) {
+    const bool mine = (k % 2) == gRank;
+    if (gRank > 1) break;
+    if (mine) b.publishBound(k);
+    else
+      while (b.bound() < k) std::this_thread::yield();
+  }
+  const double oneWay = std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / (2 * n);
+  row("bound propagation, raw board (MPI_Accumulate MAX + flush → remote load)", oneWay, "µs", "ping-pong / 2, ranks 0↔1");
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// Same through the comm threads: offerBound on one rank → onBound on the other.
+void boundPingPongComm(CommOptions o, const char* label) {
+  if (gSize < 2) return;
+  Job j(o);
+  j.work.hold = true;
+  j.comm->start();
+  const int n = 200;
+  MPI_Barrier(MPI_COMM_WORLD);
+  auto t0 = Clock::now();
+  for (int k = 0; k < 2 * n && gRank < 2; ++k) {
+    if ((k % 2) == gRank) j.comm->offerBound(k);
+    else
+      while (j.work.bound.load() < k) std::this_thread::yield();
+  }
+  const double oneWay = std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / (2 * n);
+  row(std::string("bound propagation via comm threads (offerBound → onBound), ") + label, oneWay, "µs",
+      "ping-pong / 2, ranks 0↔1");
+  MPI_Barrier(MPI_COMM_WORLD);
+  j.work.release();
+  j.comm->waitTermination();
+}
+
+// CPU of a comm thread over `seconds` with nothing to do (hungry=false: a busy rank) or with a
+// thief that keeps failing (hungry=true: every rank wants work, nobody has any).
+void idleCpu(bool hungry, double seconds) {
+  Job j(CommOptions{});
+  j.work.hold = true;
+  j.work.alwaysHungry = hungry;
+  j.comm->start();
+  std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+  MPI_Barrier(MPI_COMM_WORLD);
+  j.work.alwaysHungry = false;
+  j.work.release();
+  j.comm->waitTermination();
+  auto s = gatherStats(MPI_COMM_WORLD, j.comm->stats());
+  if (gRank == 0) {
+    double cpu = 0, wall = 0;
+    for (auto& r : s["ranks"]) {
+      cpu += r["comm_cpu_seconds"].get<double>();
+      wall += r["comm_wall_seconds"].get<double>();
+    }
+    row(hungry ? "comm thread CPU, every rank hungry (failed steals, backoff)" : "comm thread CPU, busy rank (nothing to do)",
+        100.0 * cpu / wall, "% of one core", "mean over ranks, " + std::to_string(static_cast<int>(seconds)) + " s");
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Runtime mpi(argc, argv);
+  gRank = mpi.rank();
+  gSize = mpi.size();
+  if (gRank == 0) {
+    std::printf("ranks: %d\n\n| measurement | value | unit | note |\n|---|---|---|---|\n", gSize);
+  }
+  CommOptions fast;
+  fast.maxSleep = std::chrono::microseconds(20);
+  stealRoundTrip("default backoff 20 µs → 1 ms", CommOptions{}, 300);
+  stealRoundTrip("backoff capped at 20 µs", fast, 300);
+  boardCosts();
+  boundPingPongBoard();
+  boundPingPongComm(CommOptions{}, "default backoff");
+  boundPingPongComm(fast, "backoff capped at 20 µs");
+  idleCpu(false, 2.0);
+  idleCpu(true, 2.0);
+  return 0;
+}

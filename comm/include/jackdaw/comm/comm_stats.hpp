@@ -1,0 +1,29 @@
+// Counters of one rank's comm thread, gathered to rank 0 as JSON at the end (gather.hpp).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace jackdaw::comm {
+
+struct CommStats {
+  // thief side
+  std::uint64_t stealRequestsSent = 0;
+  std::uint64_t stealsGranted = 0;   // replies that carried work
+  std::uint64_t stealsRefused = 0;   // "no work" replies
+  // victim side
+  std::uint64_t requestsAnswered = 0;
+  std::uint64_t requestsGranted = 0;
+  // work moved
+  std::uint64_t tasksSent = 0, tasksReceived = 0;
+  std::uint64_t bytesSent = 0, bytesReceived = 0;
+  // board and termination
+  std::uint64_t boardPublishes = 0, boundPublishes = 0, stopPublishes = 0;
+  std::uint64_t waves = 0;
+  double stealRoundTripUsTotal = 0.0;  // sum over granted + refused steals
+  double commCpuSeconds = 0.0;         // getrusage(RUSAGE_THREAD) of the comm thread
+  double commWallSeconds = 0.0;
+  std::vector<double> latencyUs;       // smoothed latency to each rank (0 for self)
+};
+
+}  // namespace jackdaw::comm

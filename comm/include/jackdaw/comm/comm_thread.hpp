@@ -1,0 +1,141 @@
+// The communication thread: one per rank, outside the worker arena, owns every two-sided MPI
+// message of the search. It answers steal requests (LocalWork::giveAway), steals for this rank
+// when LocalWork::needsWork() (victim from the VictimPolicy, a bounded number in flight),
+// publishes the rank's record on the board, propagates bound and stop, measures latency to the
+// peers, and runs termination detection. Idle, it sleeps with a backoff (20 µs → 1 ms; shorter caps
+// while it holds stealable work or waits for a reply, see CommOptions) instead of busy-polling —
+// Open MPI's blocking calls spin — and wake() cuts the sleep short.
+//
+//   LoadBoard board(world, BoundSense::Maximise);
+//   PeerDelays delays(board.size());
+//   auto policy = makePolicy("random", {.rank = r, .size = n, .seed = s, .board = &board, .delays = &delays});
+//   CommThread comm(world, board, work, *policy, delays, CommOptions{});   // collective
+//   /* inject the root task on rank 0 first */  comm.start();
+//   comm.waitTermination();                     // every rank returns after global quiescence
+//   auto blobs = gatherBlobs(world, myResult);  // gather.hpp
+//
+// Termination (counting waves, Mattern's four-counter idea): every comm thread repeatedly joins a
+// nonblocking MPI_Iallreduce (SUM) of its snapshot {tasks created, tasks finished, work messages
+// sent, work messages received, busy?, changed-since-previous-snapshot?}. All ranks see the same
+// sums, so they all decide at the same wave: terminated when created == finished, sent ==
+// received, nobody busy and nobody's counters changed since its previous wave. The last check
+// makes the snapshot consistent: every rank's wave-k snapshot is taken after wave k-1 completed
+// everywhere, so at the instant the last rank took its wave-(k-1) snapshot all ranks were between
+// two identical snapshots. Failed steals do not change the counters, so idle thieves do not delay
+// termination. After the decision the threads finish with an MPI_Ibarrier while still refusing
+// steal requests, so no request is left unmatched.
+//
+// Failure: an exception inside the comm thread (from LocalWork or MPI) aborts the whole job with
+// "rank r: message" (failure.hpp abortJob) — never a hang.
+#pragma once
+
+#include <mpi.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <list>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "jackdaw/comm/board.hpp"
+#include "jackdaw/comm/comm_stats.hpp"
+#include "jackdaw/comm/local_work.hpp"
+#include "jackdaw/comm/peer_delays.hpp"
+#include "jackdaw/comm/policy.hpp"
+
+namespace jackdaw::comm {
+
+struct CommOptions {
+  int maxStealsInFlight = 1;    // outstanding steal requests of this rank
+  bool stealHalf = false;       // ask victims for half their shallowest level (chunked)
+  // Idle backoff: doubles from minSleep up to a cap. The cap is maxSleep when this rank has
+  // nothing to give, victimMaxSleep when its pool holds tasks (a thief may be waiting for our
+  // answer), and minSleep while our own steal request is in flight (we wait for the reply).
+  std::chrono::microseconds minSleep{20}, maxSleep{1000}, victimMaxSleep{100};
+  std::chrono::microseconds publishInterval{500};                // board publish rate limit
+  // Gap before this rank joins the next termination wave: short when it is idle, longer while
+  // it is busy (no wave can end the search then, so frequent waves would only cost CPU).
+  std::chrono::microseconds waveInterval{200}, busyWaveInterval{2000};
+  std::chrono::microseconds latencyProbeInterval{20000};         // one timed read every …
+  std::chrono::microseconds stealRetryMax{1000};                 // thief backoff after refusals
+  unsigned testDelayMaxUs = 0;  // TEST ONLY: random sleeps of up to this many µs in the loop
+  std::uint64_t seed = 1;       // for the test delays
+};
+
+class CommThread {
+ public:
+  CommThread(MPI_Comm comm, LoadBoard& board, LocalWork& work, VictimPolicy& policy, PeerDelays& delays,
+             CommOptions opts = {});  // collective over comm (dups it)
+  ~CommThread();  // joins; if the search is still running, aborts the job (never hangs)
+  CommThread(const CommThread&) = delete;
+  CommThread& operator=(const CommThread&) = delete;
+
+  void start();
+  void waitTermination();  // blocks until global termination; then stats() is final
+
+  // Any thread, cheap: cut the comm thread's idle sleep short (a worker ran dry, …).
+  void wake() noexcept;
+  // Any thread: a better bound / a stop; the comm thread spreads it to every board.
+  void offerBound(std::int64_t v) noexcept;
+  void requestStop(int reason) noexcept;
+
+  bool terminated() const noexcept { return terminated_.load(std::memory_order_acquire); }
+  const CommStats& stats() const noexcept { return stats_; }
+
+ private:
+  struct PendingSend {
+    MPI_Request req;
+    std::vector<std::byte> buf;
+  };
+  void run();
+  bool pollIncoming(bool draining);
+  bool maybeSteal(std::uint64_t nowNs);
+  bool propagate();
+  void maybePublish(std::uint64_t nowNs);
+  void maybeProbe(std::uint64_t nowNs);
+  void waveStep(std::uint64_t nowNs);
+  void testSends();
+  void drain();
+  void idleSleep(std::chrono::microseconds d);
+
+  MPI_Comm comm_;
+  LoadBoard& board_;
+  LocalWork& work_;
+  VictimPolicy& policy_;
+  PeerDelays& delays_;
+  CommOptions opts_;
+  int rank_ = 0, size_ = 1;
+
+  std::thread thread_;
+  std::atomic<bool> terminated_{false};
+  std::mutex sleepMutex_;
+  std::condition_variable sleepCv_;
+  bool woken_ = false;
+  std::atomic<std::int64_t> pendingBound_;
+  std::atomic<int> pendingStop_{0};
+
+  // comm-thread state
+  CommStats stats_;
+  std::list<PendingSend> sends_;
+  std::map<int, std::uint64_t> inflight_;  // victim -> request time (ns)
+  std::uint64_t nextStealNs_ = 0, stealRetryUs_ = 0;
+  std::int64_t publishedBound_, notifiedBound_;
+  int publishedStop_ = 0, notifiedStop_ = 0;
+  RankRecord lastRecord_{};
+  bool everPublished_ = false;
+  std::uint64_t lastPublishNs_ = 0, lastProbeNs_ = 0;
+  int probePeer_ = 0;
+  // termination wave
+  MPI_Request waveReq_ = MPI_REQUEST_NULL;
+  bool waveActive_ = false;
+  std::uint64_t waveSend_[6]{}, waveRecv_[6]{}, prevSnap_[5]{};
+  bool havePrev_ = false;
+  std::uint64_t lastWaveEndNs_ = 0;
+  std::uint64_t workMsgsSent_ = 0, workMsgsRecv_ = 0;
+};
+
+}  // namespace jackdaw::comm

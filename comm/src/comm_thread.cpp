@@ -1,0 +1,352 @@
+#include "jackdaw/comm/comm_thread.hpp"
+
+#include <sys/resource.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#include <cstring>
+#include <exception>
+#include <random>
+
+#include "jackdaw/comm/failure.hpp"
+
+namespace jackdaw::comm {
+
+namespace {
+// Tags on the comm layer's private communicator.
+constexpr int kTagStealRequest = 1;
+constexpr int kTagStealReply = 2;
+
+std::uint64_t nowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+double threadCpuSeconds() {
+  rusage ru{};
+  getrusage(RUSAGE_THREAD, &ru);
+  return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + 1e-6 * (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+}
+}  // namespace
+
+CommThread::CommThread(MPI_Comm comm, LoadBoard& board, LocalWork& work, VictimPolicy& policy,
+                       PeerDelays& delays, CommOptions opts)
+    : board_(board), work_(work), policy_(policy), delays_(delays), opts_(opts),
+      pendingBound_(board.noBound()), publishedBound_(board.noBound()), notifiedBound_(board.noBound()) {
+  MPI_Comm_dup(comm, &comm_);
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &size_);
+  stats_.latencyUs.assign(size_, 0.0);
+  probePeer_ = rank_;
+}
+
+CommThread::~CommThread() {
+  // Destroyed mid-search (an exception on the main thread): joining would wait for a global
+  // termination that may never come, so the whole job goes down instead of hanging.
+  if (thread_.joinable() && !terminated_.load(std::memory_order_acquire))
+    abortJob(rank_, "search abandoned while the comm thread was running (an error on the main thread)", 1);
+  if (thread_.joinable()) thread_.join();
+  if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+}
+
+void CommThread::start() {
+  thread_ = std::thread([this] {
+    try {
+      run();
+    } catch (const std::exception& e) {
+      abortJob(rank_, std::string("comm thread: ") + e.what(), 1);
+    } catch (...) {
+      abortJob(rank_, "comm thread: unknown exception", 1);
+    }
+  });
+}
+
+void CommThread::waitTermination() {
+  if (thread_.joinable()) thread_.join();
+}
+
+void CommThread::wake() noexcept {
+  {
+    std::lock_guard lock(sleepMutex_);
+    woken_ = true;
+  }
+  sleepCv_.notify_one();
+}
+
+void CommThread::offerBound(std::int64_t v) noexcept {
+  std::int64_t cur = pendingBound_.load(std::memory_order_relaxed);
+  while (board_.better(v, cur) && !pendingBound_.compare_exchange_weak(cur, v, std::memory_order_relaxed)) {
+  }
+  wake();
+}
+
+void CommThread::requestStop(int reason) noexcept {
+  int expected = 0;
+  pendingStop_.compare_exchange_strong(expected, reason);
+  wake();
+}
+
+void CommThread::idleSleep(std::chrono::microseconds d) {
+  std::unique_lock lock(sleepMutex_);
+  sleepCv_.wait_for(lock, d, [this] { return woken_; });
+  woken_ = false;
+}
+
+void CommThread::run() {
+  const std::uint64_t wallStart = nowNs();
+#ifdef __linux__
+  // Linux rounds a sleeping thread's wake-up by 50 µs of timer slack by default, which would turn
+  // our 20 µs backoff steps into ~70 µs; 1 µs keeps the backoff as configured.
+  prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+#endif
+  std::mt19937_64 delayRng(opts_.seed ^ (0x9e3779b97f4a7c15ULL * (rank_ + 1)));
+  auto backoff = opts_.minSleep;
+  while (!terminated_.load(std::memory_order_relaxed)) {
+    const std::uint64_t now = nowNs();
+    bool active = pollIncoming(false);
+    active |= propagate();
+    active |= maybeSteal(now);
+    maybePublish(now);
+    maybeProbe(now);
+    if (policy_.refreshDue(now)) policy_.refresh(now);
+    waveStep(now);
+    testSends();
+    board_.syncIfSeparate();
+    if (opts_.testDelayMaxUs > 0 && (delayRng() & 3) == 0)
+      std::this_thread::sleep_for(std::chrono::microseconds(delayRng() % (opts_.testDelayMaxUs + 1)));
+    if (active) {
+      backoff = opts_.minSleep;
+    } else if (!terminated_.load(std::memory_order_relaxed)) {
+      const auto cap = !inflight_.empty()           ? opts_.minSleep
+                       : lastRecord_.queued > 0 ? opts_.victimMaxSleep
+                                                : opts_.maxSleep;
+      backoff = std::min(backoff, cap);
+      idleSleep(backoff);
+      backoff = std::min(backoff * 2, cap);
+    }
+  }
+  // A bound or stop published by a peer before the deciding wave is in our board by now: hand
+  // it to the runtime so every rank ends with the same view.
+  propagate();
+  drain();
+  for (int p = 0; p < size_; ++p) stats_.latencyUs[p] = delays_.smoothedUs(p);
+  stats_.boardPublishes = board_.publishes();
+  stats_.commCpuSeconds = threadCpuSeconds();
+  stats_.commWallSeconds = 1e-9 * static_cast<double>(nowNs() - wallStart);
+}
+
+// Steal requests (victim side) and steal replies (thief side). While draining, requests are
+// refused without touching the runtime: the search is over.
+bool CommThread::pollIncoming(bool draining) {
+  bool any = false;
+  for (;;) {
+    int flag = 0;
+    MPI_Status st;
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &flag, &st);
+    if (!flag) return any;
+    any = true;
+    if (st.MPI_TAG == kTagStealRequest) {
+      int half = 0;
+      MPI_Recv(&half, 1, MPI_INT, st.MPI_SOURCE, kTagStealRequest, comm_, MPI_STATUS_IGNORE);
+      std::uint32_t count = 0;
+      std::vector<std::byte> payload;
+      if (!draining) payload = work_.giveAway(half != 0, count);
+      if (payload.empty()) count = 0;
+      PendingSend& s = sends_.emplace_back();
+      s.buf.resize(sizeof(std::uint32_t) + (count ? payload.size() : 0));
+      std::memcpy(s.buf.data(), &count, sizeof count);
+      if (count) std::memcpy(s.buf.data() + sizeof count, payload.data(), payload.size());
+      ++stats_.requestsAnswered;
+      if (count) {
+        ++stats_.requestsGranted;
+        ++workMsgsSent_;
+        stats_.tasksSent += count;
+        stats_.bytesSent += payload.size();
+      }
+      MPI_Isend(s.buf.data(), static_cast<int>(s.buf.size()), MPI_BYTE, st.MPI_SOURCE, kTagStealReply, comm_, &s.req);
+    } else if (st.MPI_TAG == kTagStealReply) {
+      int bytes = 0;
+      MPI_Get_count(&st, MPI_BYTE, &bytes);
+      std::vector<std::byte> buf(static_cast<std::size_t>(bytes));
+      MPI_Recv(buf.data(), bytes, MPI_BYTE, st.MPI_SOURCE, kTagStealReply, comm_, MPI_STATUS_IGNORE);
+      std::uint32_t count = 0;
+      std::memcpy(&count, buf.data(), sizeof count);
+      const std::uint64_t t = nowNs();
+      StealOutcome o;
+      o.victim = st.MPI_SOURCE;
+      o.gotWork = count > 0;
+      o.tasks = count;
+      auto it = inflight_.find(st.MPI_SOURCE);
+      if (it != inflight_.end()) {
+        o.roundTripUs = 1e-3 * static_cast<double>(t - it->second);
+        inflight_.erase(it);
+      }
+      stats_.stealRoundTripUsTotal += o.roundTripUs;
+      if (count > 0) {
+        ++stats_.stealsGranted;
+        ++workMsgsRecv_;
+        stats_.tasksReceived += count;
+        stats_.bytesReceived += buf.size() - sizeof count;
+        // Even while draining this cannot happen: termination means nobody had work to give.
+        work_.receive(std::span<const std::byte>(buf.data() + sizeof count, buf.size() - sizeof count), count);
+        stealRetryUs_ = 0;
+        nextStealNs_ = 0;
+      } else {
+        ++stats_.stealsRefused;
+        // Back off so that a rank whose peers are all dry does not flood them.
+        stealRetryUs_ = stealRetryUs_ == 0 ? static_cast<std::uint64_t>(opts_.minSleep.count())
+                                           : std::min<std::uint64_t>(stealRetryUs_ * 2, opts_.stealRetryMax.count());
+        nextStealNs_ = t + stealRetryUs_ * 1000;
+      }
+      if (!draining) {
+        policy_.onOutcome(o);
+        if (o.roundTripUs > 0) {
+          delays_.sample(o.victim, o.roundTripUs);
+          policy_.onDelaySample(o.victim, o.roundTripUs);
+        }
+      }
+    } else {
+      // Nobody else sends on our private communicator; a stray tag is a bug worth stopping for.
+      throw std::runtime_error("unexpected message tag " + std::to_string(st.MPI_TAG) + " from rank " +
+                               std::to_string(st.MPI_SOURCE));
+    }
+  }
+}
+
+bool CommThread::maybeSteal(std::uint64_t now) {
+  if (size_ < 2 || board_.stopReason() != 0) return false;
+  if (static_cast<int>(inflight_.size()) >= opts_.maxStealsInFlight || now < nextStealNs_) return false;
+  if (!work_.needsWork()) return false;
+  const int victim = policy_.choose();
+  if (victim < 0 || victim == rank_ || inflight_.count(victim)) return false;
+  PendingSend& s = sends_.emplace_back();
+  const int half = opts_.stealHalf ? 1 : 0;
+  s.buf.resize(sizeof half);
+  std::memcpy(s.buf.data(), &half, sizeof half);
+  MPI_Isend(s.buf.data(), sizeof half, MPI_BYTE, victim, kTagStealRequest, comm_, &s.req);
+  inflight_[victim] = now;
+  ++stats_.stealRequestsSent;
+  return true;
+}
+
+bool CommThread::propagate() {
+  bool any = false;
+  const std::int64_t pb = pendingBound_.load(std::memory_order_relaxed);
+  if (board_.better(pb, publishedBound_) && board_.better(pb, board_.bound())) {
+    board_.publishBound(pb);
+    ++stats_.boundPublishes;
+    any = true;
+  }
+  if (board_.better(pb, publishedBound_)) publishedBound_ = pb;
+  const int ps = pendingStop_.load(std::memory_order_relaxed);
+  if (ps != 0 && publishedStop_ == 0) {
+    board_.publishStop(ps);
+    publishedStop_ = ps;
+    ++stats_.stopPublishes;
+    any = true;
+  }
+  const std::int64_t b = board_.bound();
+  if (board_.better(b, notifiedBound_)) {
+    notifiedBound_ = b;
+    work_.onBound(b);
+    any = true;
+  }
+  const int s = board_.stopReason();
+  if (s != 0 && notifiedStop_ == 0) {
+    notifiedStop_ = s;
+    work_.onStop(s);
+    any = true;
+  }
+  return any;
+}
+
+void CommThread::maybePublish(std::uint64_t now) {
+  if (everPublished_ && now - lastPublishNs_ < static_cast<std::uint64_t>(opts_.publishInterval.count()) * 1000) return;
+  RankRecord r;
+  r.workRate = work_.workRate();
+  r.queued = work_.queuedTasks();
+  r.running = static_cast<std::uint64_t>(std::max(0, work_.runningTasks()));
+  r.idle = static_cast<std::uint64_t>(std::max(0, work_.idleWorkers()));
+  if (everPublished_ && r.workRate == lastRecord_.workRate && r.queued == lastRecord_.queued &&
+      r.running == lastRecord_.running && r.idle == lastRecord_.idle)
+    return;
+  board_.publish(r);
+  lastRecord_ = r;
+  everPublished_ = true;
+  lastPublishNs_ = now;
+}
+
+void CommThread::maybeProbe(std::uint64_t now) {
+  if (size_ < 2 || now - lastProbeNs_ < static_cast<std::uint64_t>(opts_.latencyProbeInterval.count()) * 1000) return;
+  lastProbeNs_ = now;
+  probePeer_ = (probePeer_ + 1) % size_;
+  if (probePeer_ == rank_) probePeer_ = (probePeer_ + 1) % size_;
+  const double us = board_.timedRead(probePeer_);
+  delays_.sample(probePeer_, us);
+  policy_.onDelaySample(probePeer_, us);
+}
+
+void CommThread::waveStep(std::uint64_t now) {
+  if (waveActive_) {
+    int done = 0;
+    MPI_Test(&waveReq_, &done, MPI_STATUS_IGNORE);
+    if (!done) return;
+    waveActive_ = false;
+    lastWaveEndNs_ = now;
+    ++stats_.waves;
+    const std::uint64_t* s = waveRecv_;
+    if (s[0] == s[1] && s[2] == s[3] && s[4] == 0 && s[5] == 0) terminated_.store(true, std::memory_order_release);
+    return;
+  }
+  if (now - lastWaveEndNs_ < static_cast<std::uint64_t>(opts_.waveInterval.count()) * 1000) return;
+  // Finished before created: a task finishing between the reads can only make this rank look
+  // busier, never idle too early (and an unchanged second snapshot rules out races anyway).
+  const std::uint64_t finished = work_.tasksFinished();
+  const std::uint64_t created = work_.tasksCreated();
+  // Outstanding steal requests do not count: drain() settles them after the decision.
+  const bool busy = work_.queuedTasks() > 0 || work_.runningTasks() > 0;
+  if (busy && now - lastWaveEndNs_ < static_cast<std::uint64_t>(opts_.busyWaveInterval.count()) * 1000) return;
+  const std::uint64_t snap[5] = {created, finished, workMsgsSent_, workMsgsRecv_, busy ? 1u : 0u};
+  const bool changed = !havePrev_ || std::memcmp(snap, prevSnap_, sizeof snap) != 0;
+  std::memcpy(prevSnap_, snap, sizeof snap);
+  havePrev_ = true;
+  std::memcpy(waveSend_, snap, sizeof snap);
+  waveSend_[5] = changed ? 1 : 0;
+  MPI_Iallreduce(waveSend_, waveRecv_, 6, MPI_UINT64_T, MPI_SUM, comm_, &waveReq_);
+  waveActive_ = true;
+}
+
+void CommThread::testSends() {
+  for (auto it = sends_.begin(); it != sends_.end();) {
+    int done = 0;
+    MPI_Test(&it->req, &done, MPI_STATUS_IGNORE);
+    it = done ? sends_.erase(it) : std::next(it);
+  }
+}
+
+// After the decision: wait for the replies to our own requests, then an Ibarrier; keep refusing
+// requests until the barrier completes, when nobody can have a request outstanding.
+void CommThread::drain() {
+  MPI_Request barrier = MPI_REQUEST_NULL;
+  auto backoff = opts_.minSleep;
+  for (;;) {
+    const bool any = pollIncoming(true);
+    testSends();
+    if (barrier == MPI_REQUEST_NULL && inflight_.empty()) MPI_Ibarrier(comm_, &barrier);
+    if (barrier != MPI_REQUEST_NULL) {
+      int done = 0;
+      MPI_Test(&barrier, &done, MPI_STATUS_IGNORE);
+      if (done) break;
+    }
+    if (any) backoff = opts_.minSleep;
+    else {
+      std::this_thread::sleep_for(backoff);
+      backoff = std::min(backoff * 2, opts_.maxSleep);
+    }
+  }
+  // Our replies are small but must complete before the buffers go away.
+  for (auto& s : sends_) MPI_Wait(&s.req, MPI_STATUS_IGNORE);
+  sends_.clear();
+}
+
+}  // namespace jackdaw::comm

@@ -1,0 +1,47 @@
+#include "jackdaw/comm/failure.hpp"
+
+#include <cstdio>
+#include <vector>
+
+namespace jackdaw::comm {
+
+bool collectiveCheck(MPI_Comm comm, const std::optional<std::string>& error) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  int mine = error ? rank : size, lowest = size;
+  MPI_Allreduce(&mine, &lowest, 1, MPI_INT, MPI_MIN, comm);
+  if (lowest == size) return true;
+  // Only the lowest failing rank's message travels, and only rank 0 prints it.
+  int len = rank == lowest ? static_cast<int>(error->size()) : 0;
+  MPI_Bcast(&len, 1, MPI_INT, lowest, comm);
+  std::vector<char> text(static_cast<std::size_t>(len) + 1, '\0');
+  if (rank == lowest) error->copy(text.data(), error->size());
+  MPI_Bcast(text.data(), len, MPI_CHAR, lowest, comm);
+  if (rank == 0) {
+    std::fprintf(stderr, "rank %d: %s\n", lowest, text.data());
+    std::fflush(stderr);
+  }
+  return false;
+}
+
+bool checkSetup(MPI_Comm comm, const std::function<void()>& setup) {
+  std::optional<std::string> error;
+  try {
+    setup();
+  } catch (const std::exception& e) {
+    error = e.what();
+  } catch (...) {
+    error = "unknown error";
+  }
+  return collectiveCheck(comm, error);
+}
+
+void abortJob(int rank, const std::string& message, int code) {
+  std::fprintf(stderr, "rank %d: %s\n", rank, message.c_str());
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, code);
+  std::abort();  // MPI_Abort does not return; this keeps [[noreturn]] honest
+}
+
+}  // namespace jackdaw::comm

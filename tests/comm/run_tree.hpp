@@ -1,0 +1,96 @@
+// One distributed run of the synthetic tree (tree_work.hpp): all work starts on rank 0, the comm
+// layer spreads it, and rank 0 gets the gathered per-id hit counts, sums and comm statistics.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "jackdaw/comm/board.hpp"
+#include "jackdaw/comm/comm_thread.hpp"
+#include "jackdaw/comm/gather.hpp"
+#include "jackdaw/comm/peer_delays.hpp"
+#include "jackdaw/comm/policy.hpp"
+#include "tree_work.hpp"
+
+namespace jackdaw::comm::testing {
+
+struct TreeRun {
+  std::uint64_t n = 0;
+  std::vector<std::uint32_t> hits;  // rank 0: times each id ran, summed over ranks
+  std::uint64_t idSum = 0, processed = 0;
+  nlohmann::json stats;             // rank 0: gatherStats
+  std::int64_t lastBound = 0;       // this rank's view at the end
+  int stopReason = 0;               // this rank's view at the end
+};
+
+struct TreeConfig {
+  std::uint64_t n = 2000, branching = 3;
+  int workers = 2;
+  unsigned spinNs = 2000;
+  CommOptions opts{};
+  std::string policy = "random";
+  int stopFromRank = -1;            // that rank requests a stop right after start
+  bool offerBounds = false;         // every rank offers bound 100 + rank
+};
+
+inline TreeRun runTree(const TreeConfig& cfg) {
+  MPI_Comm world = MPI_COMM_WORLD;
+  int rank = 0, size = 1;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm_size(world, &size);
+  TreeRun out;
+  out.n = cfg.n;
+  LoadBoard board(world, BoundSense::Maximise);
+  PeerDelays delays(size);
+  PolicyContext ctx{rank, size, cfg.opts.seed, cfg.workers, &board, &delays};
+  auto policy = makePolicy(cfg.policy, ctx);
+  TreeWork work(cfg.n, cfg.branching, cfg.workers, cfg.spinNs);
+  {
+    CommThread comm(world, board, work, *policy, delays, cfg.opts);
+    work.setOnIdle([&comm] { comm.wake(); });
+    if (rank == 0) work.injectRoot();
+    // Offered before start so the first loop publishes it before the first termination wave.
+    if (cfg.offerBounds) comm.offerBound(100 + rank);
+    comm.start();
+    if (rank == cfg.stopFromRank) comm.requestStop(1);
+    comm.waitTermination();
+    work.shutdown();
+    work.setOnIdle(nullptr);
+    out.stats = gatherStats(world, comm.stats());
+  }
+  std::vector<std::uint32_t> mine(cfg.n);
+  for (std::uint64_t i = 0; i < cfg.n; ++i) mine[i] = work.hits()[i].load();
+  out.hits.resize(rank == 0 ? cfg.n : 0);
+  MPI_Reduce(mine.data(), out.hits.data(), static_cast<int>(cfg.n), MPI_UINT32_T, MPI_SUM, 0, world);
+  std::uint64_t local[2] = {work.idSum(), work.processed()}, total[2] = {0, 0};
+  MPI_Reduce(local, total, 2, MPI_UINT64_T, MPI_SUM, 0, world);
+  out.idSum = total[0];
+  out.processed = total[1];
+  out.lastBound = work.lastBound();
+  out.stopReason = work.stopReason();
+  return out;
+}
+
+// Rank 0's checks of a complete run: every task exactly once, the closed forms, stats that add up.
+inline void expectComplete(const TreeRun& r, int size) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank != 0) return;
+  std::uint64_t wrong = 0;
+  for (auto h : r.hits) wrong += (h != 1);
+  EXPECT_EQ(wrong, 0u) << "tasks not processed exactly once";
+  EXPECT_EQ(r.processed, r.n);
+  EXPECT_EQ(r.idSum, r.n * (r.n - 1) / 2);
+  const auto& t = r.stats["totals"];
+  ASSERT_EQ(r.stats["ranks"].size(), static_cast<std::size_t>(size));
+  EXPECT_EQ(t["tasks_sent"], t["tasks_received"]);
+  EXPECT_EQ(t["bytes_sent"], t["bytes_received"]);
+  EXPECT_EQ(t["steals_granted"], t["requests_granted"]);
+  EXPECT_EQ(t["steal_requests_sent"], t["requests_answered"]);
+  EXPECT_EQ(t["steal_requests_sent"].get<double>(), t["steals_granted"].get<double>() + t["steals_refused"].get<double>());
+  EXPECT_EQ(t["bytes_sent"].get<double>(), 8.0 * t["tasks_sent"].get<double>());
+}
+
+}  // namespace jackdaw::comm::testing

@@ -1,0 +1,197 @@
+// The load board: publishes reach every rank's local board, bound max/min and stop reach every
+// rank, and a reader racing a writer never accepts a torn record. Plus the `random` policy and
+// the policy registry (POLICY.md).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <map>
+#include <thread>
+
+#include "jackdaw/comm/board.hpp"
+#include "jackdaw/comm/peer_delays.hpp"
+#include "jackdaw/comm/policies/random.hpp"
+#include "jackdaw/comm/policy.hpp"
+
+using namespace jackdaw::comm;
+
+namespace {
+int rankOf() { int r = 0; MPI_Comm_rank(MPI_COMM_WORLD, &r); return r; }
+int sizeOf() { int s = 1; MPI_Comm_size(MPI_COMM_WORLD, &s); return s; }
+}  // namespace
+
+TEST(Board, PublishedRecordReachesEveryRank) {
+  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise);
+  const int r = rankOf(), n = sizeOf();
+  EXPECT_TRUE(b.unifiedModel());
+  RankRecord mine;
+  mine.workRate = 0.5 + r;
+  mine.queued = 10 + r;
+  mine.running = 2 * r;
+  mine.idle = 3;
+  b.publish(mine);
+  MPI_Barrier(MPI_COMM_WORLD);  // every publish was flushed before its rank reached the barrier
+  for (int p = 0; p < n; ++p) {
+    auto rec = b.read(p);
+    ASSERT_TRUE(rec.has_value()) << "record of rank " << p;
+    EXPECT_EQ(rec->seq % 2, 0u);
+    EXPECT_GT(rec->seq, 0u);
+    EXPECT_DOUBLE_EQ(rec->workRate, 0.5 + p);
+    EXPECT_EQ(rec->queued, 10u + p);
+    EXPECT_EQ(rec->running, 2u * p);
+    EXPECT_EQ(rec->idle, 3u);
+    EXPECT_GT(rec->timeNs, 0u);
+  }
+  EXPECT_EQ(b.publishes(), 1u);
+}
+
+TEST(Board, BoundMaxReachesEveryRank) {
+  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise);
+  EXPECT_FALSE(b.hasBound());
+  MPI_Barrier(MPI_COMM_WORLD);  // everyone looked at the empty board before anyone writes
+  b.publishBound(7 * rankOf() - 3);
+  MPI_Barrier(MPI_COMM_WORLD);
+  EXPECT_TRUE(b.hasBound());
+  EXPECT_EQ(b.bound(), 7 * (sizeOf() - 1) - 3);
+}
+
+TEST(Board, BoundMinReachesEveryRank) {
+  LoadBoard b(MPI_COMM_WORLD, BoundSense::Minimise);
+  EXPECT_FALSE(b.hasBound());
+  MPI_Barrier(MPI_COMM_WORLD);  // everyone looked at the empty board before anyone writes
+  b.publishBound(1000 - rankOf());
+  MPI_Barrier(MPI_COMM_WORLD);
+  EXPECT_EQ(b.bound(), 1000 - (sizeOf() - 1));
+}
+
+TEST(Board, DoubleBoundsOrderLikeDoubles) {
+  const double xs[] = {-1e300, -2.5, -0.0, 0.0, 1e-300, 3.25, 1e300};
+  for (std::size_t i = 0; i + 1 < std::size(xs); ++i) {
+    EXPECT_LE(encodeDouble(xs[i]), encodeDouble(xs[i + 1])) << xs[i];
+    EXPECT_EQ(decodeDouble(encodeDouble(xs[i])), xs[i]);
+  }
+  LoadBoard b(MPI_COMM_WORLD, BoundSense::Minimise);
+  b.publishBound(encodeDouble(-1.5 * rankOf()));
+  MPI_Barrier(MPI_COMM_WORLD);
+  EXPECT_EQ(decodeDouble(b.bound()), -1.5 * (sizeOf() - 1));
+}
+
+TEST(Board, StopReachesEveryRank) {
+  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise);
+  EXPECT_EQ(b.stopReason(), 0);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rankOf() == sizeOf() - 1) b.publishStop(2);
+  MPI_Barrier(MPI_COMM_WORLD);
+  EXPECT_EQ(b.stopReason(), 2);
+}
+
+// Rank 0 publishes records whose fields are all equal while a reader thread on every rank reads
+// concurrently: an accepted record with unequal fields would be a torn read.
+TEST(Board, ReadersNeverSeeTornRecords) {
+  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise);
+  std::atomic<bool> done{false};
+  std::uint64_t accepted = 0, torn = 0, lastSeq = 0, backwards = 0;
+  std::thread reader([&] {
+    // Reads at least once after the last publish, however the threads are scheduled.
+    while (!done.load() || accepted == 0) {
+      if (auto rec = b.read(0)) {
+        ++accepted;
+        if (rec->queued != rec->running || rec->queued != rec->idle || rec->workRate != double(rec->queued)) ++torn;
+        if (rec->seq < lastSeq) ++backwards;
+        lastSeq = rec->seq;
+      }
+      std::this_thread::yield();  // 2 cores, up to 8 busy threads: let the publisher run
+    }
+  });
+  if (rankOf() == 0) {
+    for (std::uint64_t i = 1; i <= 1000; ++i) {
+      RankRecord r;
+      r.queued = r.running = r.idle = i;
+      r.workRate = double(i);
+      b.publish(r);
+    }
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  done = true;
+  reader.join();
+  EXPECT_GT(accepted, 0u);
+  EXPECT_EQ(torn, 0u);
+  EXPECT_EQ(backwards, 0u);
+  auto last = b.read(0);
+  ASSERT_TRUE(last);
+  EXPECT_EQ(last->queued, 1000u);  // after the barrier every board holds the final record
+}
+
+TEST(Board, TimedReadMeasuresSomething) {
+  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise);
+  const double us = b.timedRead((rankOf() + 1) % sizeOf());
+  EXPECT_GT(us, 0.0);
+  EXPECT_LT(us, 1e6);
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+TEST(RandomPolicy, UniformOverRemoteRanksAndNeverSelf) {
+  PolicyContext ctx;
+  ctx.rank = 1;
+  ctx.size = 4;
+  ctx.seed = 42;
+  RandomPolicy p(ctx);
+  std::map<int, int> seen;
+  for (int i = 0; i < 30000; ++i) ++seen[p.choose()];
+  EXPECT_EQ(seen.count(1), 0u);
+  ASSERT_EQ(seen.size(), 3u);
+  for (int v : {0, 2, 3}) EXPECT_NEAR(seen[v], 10000, 600) << "victim " << v;  // ~6 sigma
+}
+
+TEST(RandomPolicy, RetriesLastGiverAndForgetsItOnFailure) {
+  PolicyContext ctx;
+  ctx.rank = 0;
+  ctx.size = 5;
+  RandomPolicy p(ctx);
+  p.onOutcome({3, true, 1, 5.0});
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(p.choose(), 3);
+  p.onOutcome({2, false, 0, 5.0});  // a failure elsewhere keeps the memory
+  EXPECT_EQ(p.choose(), 3);
+  p.onOutcome({3, false, 0, 5.0});  // a failure of the remembered rank forgets it
+  EXPECT_EQ(p.remembered(), -1);
+}
+
+TEST(RandomPolicy, SeededPerRankAndReplayable) {
+  PolicyContext a{2, 8, 7, 1, nullptr, nullptr}, b = a, c = a;
+  c.rank = 3;
+  RandomPolicy pa(a), pb(b), pc(c);
+  std::vector<int> va, vb, vc;
+  for (int i = 0; i < 50; ++i) {
+    va.push_back(pa.choose());
+    vb.push_back(pb.choose());
+    vc.push_back(pc.choose());
+  }
+  EXPECT_EQ(va, vb);
+  EXPECT_NE(va, vc);  // seed ^ rank differs
+}
+
+TEST(RandomPolicy, OneRankHasNobodyToRob) {
+  PolicyContext ctx;
+  RandomPolicy p(ctx);
+  EXPECT_EQ(p.choose(), -1);
+}
+
+TEST(PolicyRegistry, ByNameAndUnknownNamesTheKnownOnes) {
+  PolicyContext ctx;
+  EXPECT_STREQ(makePolicy("random", ctx)->name(), "random");
+  try {
+    makePolicy("nope", ctx);
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("random"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("nope"), std::string::npos);
+  }
+}
+
+TEST(PeerDelays, SmoothsSamples) {
+  PeerDelays d(2, 0.5);
+  d.sample(1, 10.0);
+  EXPECT_DOUBLE_EQ(d.smoothedUs(1), 10.0);
+  d.sample(1, 20.0);
+  EXPECT_DOUBLE_EQ(d.smoothedUs(1), 15.0);
+  EXPECT_EQ(d.samples(1), 2u);
+}
