@@ -1,0 +1,114 @@
+// maxclique: maximum clique (or "is there a clique of size >= K") of a DIMACS graph.
+//
+//   maxclique brock200_1.clq                 omega and one maximum clique
+//   maxclique --decision 21 brock200_1.clq   is there a clique of size >= 21?
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "jackdaw/app/main.hpp"
+#include "jackdaw/app/report.hpp"
+#include "jackdaw/app/run.hpp"
+#include "jackdaw/maxclique/dimacs.hpp"
+#include "jackdaw/maxclique/dispatch.hpp"
+#include "jackdaw/maxclique/model.hpp"
+
+namespace {
+
+using namespace jackdaw;
+using namespace jackdaw::maxclique;
+
+struct Options {
+  std::string file;
+  std::optional<int> decision;
+};
+
+std::string baseName(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  std::string b = slash == std::string::npos ? path : path.substr(slash + 1);
+  const auto dot = b.find_last_of('.');
+  return dot == std::string::npos || dot == 0 ? b : b.substr(0, dot);
+}
+
+std::string joinOneBased(const std::vector<int>& vs) {
+  std::ostringstream s;
+  for (std::size_t i = 0; i < vs.size(); ++i) s << (i ? " " : "") << vs[i] + 1;
+  return s.str();
+}
+
+template <std::size_t W, class Kind>
+int solve(app::AppContext& ctx, const Options& o, const DimacsGraph& g) {
+  using M = MaxClique<W>;
+  const auto space = M::makeSpace(g);
+  SearchParams<int> params;
+  if constexpr (isDecision<Kind>) params.expectedObjective = *o.decision;
+  ctx.log->info("searching with {} bitset words", W);
+  const auto r = app::runSearch<M, Kind>(ctx, space, M::root(space), params);
+
+  std::vector<int> clique;
+  if (r.best) {
+    clique = M::originalVertices(space, *r.best);
+    // A wrong answer must never be printed as a result.
+    if (!isClique(g, clique) || static_cast<int>(clique.size()) != r.best->size)
+      throw std::logic_error("internal error: the search returned vertices that are not a clique of size " +
+                             std::to_string(r.best->size));
+  }
+
+  std::cout << "instance: " << baseName(g.source) << " (" << g.source << ")\n"
+            << "vertices: " << g.n << ", edges: " << g.edges.size() << "\n";
+  const char* partial = r.complete() ? "" : " (search interrupted: partial result)";
+  if constexpr (isDecision<Kind>) {
+    std::cout << "clique of size >= " << *o.decision << ": " << (r.best ? "found" : "none") << partial << "\n";
+  } else {
+    std::cout << (r.complete() ? "omega = " : "omega >= ") << clique.size() << partial << "\n";
+  }
+  if (r.best) std::cout << "clique: " << joinOneBased(clique) << "\n";
+  std::cout << "nodes: " << r.stats.nodes << "\n"
+            << "time: " << r.seconds << " s\n";
+
+  auto doc = app::runJson(ctx, r.stats, r.seconds, r.stop);
+  doc["app"] = "maxclique";
+  doc["instance"] = baseName(g.source);
+  doc["file"] = g.source;
+  doc["vertices"] = g.n;
+  doc["edges"] = g.edges.size();
+  doc["mode"] = isDecision<Kind> ? "decision" : "optimisation";
+  if constexpr (isDecision<Kind>) {
+    doc["decision_k"] = *o.decision;
+    doc["found"] = r.best.has_value();
+  } else {
+    doc["omega"] = clique.size();
+  }
+  std::vector<int> oneBased;
+  for (int v : clique) oneBased.push_back(v + 1);
+  doc["clique"] = oneBased;
+  app::writeStats(ctx, doc);
+  return r.complete() ? app::kSuccess : app::kPartial;
+}
+
+int body(app::AppContext& ctx, const Options& o) {
+  const DimacsGraph g = readDimacs(o.file);
+  if (!g.declaredEdgesMatch())
+    ctx.log->warn("{}: the 'p' line states {} edges, the file lists {} distinct edges (using the edges listed)",
+                  g.source, g.declaredEdges, g.edges.size());
+  return withWordsFor(g.n, [&](auto words) {
+    constexpr std::size_t W = decltype(words)::value;
+    return o.decision ? solve<W, Decision>(ctx, o, g) : solve<W, Optimisation>(ctx, o, g);
+  });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  return jackdaw::app::runMain(
+      argc, argv, "maxclique", "Maximum clique of a DIMACS graph (MCSa-style bitset branch and bound)",
+      [&](CLI::App& cli) {
+        cli.add_option("file,--input", o.file, "DIMACS graph file ('p edge N M' / 'e u v')")->required();
+        cli.add_option("--decision", o.decision, "Decision mode: is there a clique of at least K vertices?")
+            ->check(CLI::Range(1, 1 << 30));
+      },
+      [&](jackdaw::app::AppContext& ctx) { return body(ctx, o); });
+}

@@ -1,0 +1,197 @@
+// The MaxClique model under the sequential skeleton: known omegas of DIMACS graphs (sources in
+// instances/dimacs/ANSWERS.tsv), cliques checked against the original graph, decision mode.
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <cereal/archives/binary.hpp>
+
+#include "jackdaw/core/errors.hpp"
+#include "jackdaw/maxclique/dimacs.hpp"
+#include "jackdaw/maxclique/dispatch.hpp"
+#include "jackdaw/maxclique/model.hpp"
+#include "jackdaw/skeletons/seq.hpp"
+
+using namespace jackdaw;
+using namespace jackdaw::maxclique;
+
+namespace {
+
+struct Outcome {
+  bool found = false;
+  int objective = -1;
+  std::vector<int> clique;  // 0-based, file numbering
+  std::uint64_t nodes = 0;
+};
+
+template <class Kind>
+Outcome solve(const DimacsGraph& g, std::optional<int> k = std::nullopt) {
+  return withWordsFor(g.n, [&](auto words) {
+    using M = MaxClique<decltype(words)::value>;
+    const auto space = M::makeSpace(g);
+    SearchParams<int> p;
+    p.expectedObjective = k;
+    const auto r = seq::search<M, Kind>(space, M::root(space), p);
+    Outcome o;
+    o.found = r.best.has_value();
+    o.nodes = r.stats.nodes;
+    if (r.best) {
+      o.objective = *r.objective;
+      o.clique = M::originalVertices(space, *r.best);
+    }
+    return o;
+  });
+}
+
+// Independent of the model: an adjacency matrix straight from the edge list.
+bool formsClique(const DimacsGraph& g, const std::vector<int>& vs) {
+  std::vector<std::vector<char>> a(g.n, std::vector<char>(g.n, 0));
+  for (auto [u, v] : g.edges) a[u][v] = a[v][u] = 1;
+  for (std::size_t i = 0; i < vs.size(); ++i)
+    for (std::size_t j = 0; j < vs.size(); ++j)
+      if (i != j && !a[vs[i]][vs[j]]) return false;
+  return true;
+}
+
+DimacsGraph instance(const std::string& name) {
+  return readDimacs(std::string(JACKDAW_INSTANCES) + "/dimacs/" + name + ".clq");
+}
+
+DimacsGraph fromEdges(int n, std::vector<std::pair<int, int>> edges) {
+  DimacsGraph g;
+  g.n = n;
+  g.edges = std::move(edges);
+  std::sort(g.edges.begin(), g.edges.end());
+  return g;
+}
+
+struct Known {
+  const char* name;
+  int omega;
+};
+// Readable, stable test names in CTest (the default prints raw bytes, including a pointer).
+void PrintTo(const Known& k, std::ostream* os) { *os << k.name << " omega " << k.omega; }
+
+class KnownOmega : public ::testing::TestWithParam<Known> {};
+
+}  // namespace
+
+TEST_P(KnownOmega, OptimisationFindsOmegaAndAClique) {
+  const auto g = instance(GetParam().name);
+  const auto o = solve<Optimisation>(g);
+  ASSERT_TRUE(o.found);
+  EXPECT_EQ(o.objective, GetParam().omega);
+  EXPECT_EQ(static_cast<int>(o.clique.size()), GetParam().omega);
+  EXPECT_TRUE(formsClique(g, o.clique));
+}
+
+TEST_P(KnownOmega, DecisionFindsOmegaButNotOmegaPlusOne) {
+  const auto g = instance(GetParam().name);
+  const int omega = GetParam().omega;
+  const auto yes = solve<Decision>(g, omega);
+  ASSERT_TRUE(yes.found);
+  EXPECT_GE(static_cast<int>(yes.clique.size()), omega);
+  EXPECT_TRUE(formsClique(g, yes.clique));
+  const auto no = solve<Decision>(g, omega + 1);
+  EXPECT_FALSE(no.found);
+}
+
+INSTANTIATE_TEST_SUITE_P(Dimacs, KnownOmega,
+                         ::testing::Values(Known{"brock200_1", 21}, Known{"brock200_2", 12}, Known{"brock200_4", 17},
+                                           Known{"hamming8-4", 16}, Known{"keller4", 11},
+                                           Known{"san200_0.7_1", 30}, Known{"sanr200_0.7", 18},
+                                           Known{"C125.9", 34}, Known{"MANN_a27", 126}, Known{"MANN_a9", 16},
+                                           Known{"hamming6-4", 4}, Known{"johnson8-4-4", 14},
+                                           Known{"c-fat200-1", 12}),
+                         [](const auto& info) {
+                           std::string s = info.param.name;
+                           for (char& c : s)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return s;
+                         });
+
+TEST(MaxCliqueModel, SmallGraphs) {
+  // 5-cycle: omega 2. K5: omega 5. No edges: omega 1. No vertices: omega 0 (the empty clique).
+  EXPECT_EQ(solve<Optimisation>(fromEdges(5, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {0, 4}})).objective, 2);
+  std::vector<std::pair<int, int>> k5;
+  for (int u = 0; u < 5; ++u)
+    for (int v = u + 1; v < 5; ++v) k5.emplace_back(u, v);
+  EXPECT_EQ(solve<Optimisation>(fromEdges(5, k5)).objective, 5);
+  EXPECT_EQ(solve<Optimisation>(fromEdges(7, {})).objective, 1);
+  EXPECT_EQ(solve<Optimisation>(fromEdges(0, {})).objective, 0);
+  EXPECT_FALSE(solve<Decision>(fromEdges(3, {}), 4).found);  // K above n: the root is cut
+}
+
+TEST(MaxCliqueModel, SearchDoesNotDependOnBitsetWidth) {
+  // The same graph in 4 and in 8 words must be the same search, node for node.
+  const auto g = instance("brock200_4");
+  auto run = [&](auto words) {
+    using M = MaxClique<decltype(words)::value>;
+    const auto space = M::makeSpace(g);
+    return seq::search<M, Optimisation>(space, M::root(space), {});
+  };
+  const auto a = run(std::integral_constant<std::size_t, 4>{});
+  const auto b = run(std::integral_constant<std::size_t, 8>{});
+  EXPECT_EQ(*a.objective, 17);
+  EXPECT_EQ(*b.objective, 17);
+  EXPECT_EQ(a.stats.nodes, b.stats.nodes);
+  EXPECT_EQ(a.stats.prunes, b.stats.prunes);
+}
+
+TEST(MaxCliqueModel, ChildBoundsNeverIncreaseAlongSiblings) {
+  // pruneLevel = true relies on it.
+  using M = MaxClique<4>;
+  const auto g = instance("brock200_2");
+  const auto space = M::makeSpace(g);
+  const auto root = M::root(space);
+  M::Generator gen(space, root);
+  ASSERT_EQ(gen.numChildren, 200u);
+  int last = 1 << 30;
+  for (std::size_t i = 0; i < gen.numChildren; ++i) {
+    const auto c = gen.next();
+    EXPECT_LE(c.bound, last);
+    EXPECT_EQ(c.size, 1);
+    EXPECT_EQ(c.clique.count(), 1u);
+    last = c.bound;
+  }
+}
+
+TEST(MaxCliqueModel, VerticesAreOrderedByNonIncreasingDegree) {
+  using M = MaxClique<4>;
+  const auto g = instance("brock200_1");
+  const auto space = M::makeSpace(g);
+  for (int i = 0; i + 1 < space.n; ++i) EXPECT_GE(space.adj[i].count(), space.adj[i + 1].count()) << i;
+}
+
+TEST(MaxCliqueModel, TooManyVerticesIsAnInputError) {
+  EXPECT_THROW(withWordsFor(maxSupportedVertices + 1, [](auto) { return 0; }), InputError);
+  EXPECT_EQ(withWordsFor(maxSupportedVertices, [](auto w) { return static_cast<int>(decltype(w)::value); }), 64);
+  EXPECT_EQ(withWordsFor(65, [](auto w) { return static_cast<int>(decltype(w)::value); }), 2);
+}
+
+TEST(MaxCliqueModel, NodeRoundTripsThroughCereal) {
+  // Stolen nodes cross ranks as cereal archives.
+  using M = MaxClique<2>;
+  M::Node n;
+  n.clique.set(3);
+  n.clique.set(99);
+  n.candidates.setFirst(70);
+  n.size = 2;
+  n.bound = 9;
+  std::stringstream buf;
+  {
+    cereal::BinaryOutputArchive out(buf);
+    out(n);
+  }
+  M::Node back;
+  {
+    cereal::BinaryInputArchive in(buf);
+    in(back);
+  }
+  EXPECT_EQ(back.clique, n.clique);
+  EXPECT_EQ(back.candidates, n.candidates);
+  EXPECT_EQ(back.size, 2);
+  EXPECT_EQ(back.bound, 9);
+}
