@@ -1,0 +1,88 @@
+// The numerical-semigroup search model: counting semigroups by genus over the tree of
+// Fromentin & Hivert, with the children of a node in increasing generator order.
+//
+//   using M = jackdaw::ns::Model<jackdaw::ns::Avx2, 128>;    // kernels x node size (genus <= 42)
+//   jackdaw::SearchParams<long long> p; p.maxDepth = G;       // depth = genus, root N at depth 0
+//   auto r = jackdaw::seq::search<M, jackdaw::ns::Kind>({}, M::root(), p);
+//   r.enumerator.get()[g]                                     // semigroups of genus g, g <= G
+//
+// Node<Size> holds genera up to Size / 3 (128: 42, 256: 85); deeper nodes get no children, so keep
+// maxDepth <= M::maxGenus. Prefer withModel() (dispatch.hpp): it picks the size and compiles the
+// whole search for the chosen instruction set.
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+
+#include "jackdaw/core/search_kind.hpp"
+#include "jackdaw/ns/kernels.hpp"
+#include "jackdaw/ns/node.hpp"
+
+namespace jackdaw::ns {
+
+struct Space {};  // the tree needs no problem data: the depth limit is params.maxDepth
+
+template <class Isa, int Size>
+struct Generator {
+  static constexpr int words = Node<Size>::maskWords;
+
+  Generator(const Space&, const Node<Size>& p) : parent(p) {
+    if (p.g >= Node<Size>::maxGenus) {  // its children would not fit in the node
+      for (auto& b : bits) b = 0;
+      return;
+    }
+    Isa::childMask(p, bits);
+    for (int w = 0; w < words; ++w) numChildren += std::popcount(bits[w]);
+  }
+
+  // The next generator x >= c, in increasing order, removed from the parent — written straight
+  // into the engine's stack frame (no copy of the node).
+  void nextInto(Node<Size>& child) {
+    int w = 0;
+    while (bits[w] == 0) ++w;
+    const int x = parent.c + 64 * w + std::countr_zero(bits[w]);
+    bits[w] &= bits[w] - 1;
+    Isa::removeGenerator(parent, child, x);
+  }
+  Node<Size> next() {
+    Node<Size> child;
+    nextInto(child);
+    return child;
+  }
+
+  const Node<Size>& parent;
+  std::uint64_t bits[words];
+  int numChildren = 0;
+};
+
+// Semigroups per genus. A fixed array: the hot path is one increment, no size check.
+struct GenusCounts {
+  static constexpr std::size_t capacity = 96;
+  std::array<std::uint64_t, capacity> counts{};
+
+  template <class N>
+  void accumulate(const N& n) { ++counts[n.g]; }
+  // The children of `parent` at the depth limit, counted without being built.
+  template <class N>
+  void accumulateChildren(const N& parent, std::size_t k) { counts[parent.g + 1u] += k; }
+  void combine(const GenusCounts& o) {
+    for (std::size_t i = 0; i < capacity; ++i) counts[i] += o.counts[i];
+  }
+  const std::array<std::uint64_t, capacity>& get() const { return counts; }
+};
+
+using Kind = Enumeration<GenusCounts>;
+
+template <class Isa, int Size>
+struct Model {
+  using Space = ns::Space;
+  using Node = ns::Node<Size>;
+  using Generator = ns::Generator<Isa, Size>;
+  using Kernels = Isa;
+  static constexpr int maxGenus = Node::maxGenus;
+  static Node root() { return rootNode<Size>(); }
+};
+
+}  // namespace jackdaw::ns

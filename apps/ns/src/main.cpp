@@ -1,0 +1,66 @@
+// ns: count numerical semigroups of genus 0..G.
+#include <cstdint>
+#include <iostream>
+#include <vector>
+
+#include "jackdaw/app/main.hpp"
+#include "jackdaw/app/report.hpp"
+#include "jackdaw/app/run.hpp"
+#include "jackdaw/core/errors.hpp"
+#include "jackdaw/ns/dispatch.hpp"
+
+namespace {
+
+// What the app needs of a result, the same type for every kernel variant.
+struct Summary {
+  std::vector<std::uint64_t> counts;
+  jackdaw::SearchStats stats;
+  double seconds = 0;
+  jackdaw::StopReason stop = jackdaw::StopReason::None;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace jackdaw;
+  int genus = -1;
+  std::string simdName = "auto";
+  auto setup = [&](CLI::App& cli) {
+    cli.add_option("-g,--genus", genus, "Count the semigroups of genus 0..G")
+        ->required()
+        ->check(CLI::Range(0, ns::kMaxGenus));
+    cli.add_option("--simd", simdName, "Kernels: auto (widest the CPU has), avx512, avx2, sse2, scalar")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"auto", "avx512", "avx2", "sse2", "scalar"}));
+  };
+  auto body = [&](app::AppContext& ctx) -> int {
+    const ns::Simd simd = *ns::parseSimd(simdName);
+    if (!ns::cpuHas(simd)) throw InputError("--simd " + simdName + ": this CPU lacks the instructions");
+    SearchParams<long long> params;
+    params.maxDepth = genus;
+    const Summary s = ns::withModel(simd, genus, [&]<class M>() {
+      auto r = app::runSearch<M, ns::Kind>(ctx, {}, M::root(), params);
+      const auto& c = r.enumerator.get();
+      return Summary{{c.begin(), c.begin() + genus + 1}, r.stats, r.seconds, r.stop};
+    });
+
+    std::uint64_t total = 0;
+    for (int g = 0; g <= genus; ++g) {
+      std::cout << g << ": " << s.counts[g] << "\n";
+      total += s.counts[g];
+    }
+    std::cout << "total: " << total << "\nnodes: " << s.stats.nodes << "\ntime: " << s.seconds << " s\n"
+              << "simd: " << ns::toString(simd) << " (node size " << ns::nodeSizeFor(genus) << ")\n";
+
+    auto doc = app::runJson(ctx, s.stats, s.seconds, s.stop);
+    doc["app"] = "ns";
+    doc["genus"] = genus;
+    doc["simd"] = ns::toString(simd);
+    doc["node_size"] = ns::nodeSizeFor(genus);
+    doc["counts"] = s.counts;
+    doc["total"] = total;
+    app::writeStats(ctx, doc);
+    return s.stop == StopReason::Interrupted ? app::kPartial : app::kSuccess;
+  };
+  return app::runMain(argc, argv, "ns", "Count numerical semigroups by genus", setup, body);
+}
