@@ -14,6 +14,7 @@ void addCommonOptions(CLI::App& app, CommonOptions& o) {
   app.add_option("--threads", o.threads, "Workers per rank (0: one per CPU the process may use)")
       ->capture_default_str()
       ->check(CLI::Range(0, 4096));
+  app.add_flag("--bind", o.bind, "Pin each worker thread to its own core of the process's CPU set");
   app.add_option("--policy", o.policy, "Victim policy for stealing between ranks")
       ->capture_default_str()
       ->check(CLI::IsMember({"random", "performance"}));
@@ -37,9 +38,9 @@ void addCommonOptions(CLI::App& app, CommonOptions& o) {
 
 void validate(const CommonOptions& o) {
   // Options that later stages of the runtime implement are refused loudly, never ignored.
-  if (o.skeleton != "seq")
-    throw InputError("--skeleton " + o.skeleton + " is not yet available in this build (only seq)");
-  if (o.threads > 1) throw InputError("--threads " + std::to_string(o.threads) + ": multi-threaded search is not yet available");
+  if (o.skeleton == "seq" && o.threads > 1)
+    throw InputError("--threads " + std::to_string(o.threads) + " needs a parallel --skeleton (seq runs on one thread)");
+  if (o.skeleton == "seq" && o.bind) throw InputError("--bind needs a parallel --skeleton (seq runs on one thread)");
   if (o.policy != "random") throw InputError("--policy " + o.policy + " is not yet available in this build");
   if (o.chunked && o.skeleton != "stack_stealing") throw InputError("--chunked applies only to --skeleton stack_stealing");
   if (o.discrepancy && o.skeleton != "ordered") throw InputError("--discrepancy applies only to --skeleton ordered");

@@ -23,7 +23,7 @@ std::string toString(StopReason r) {
 nlohmann::json runJson(const AppContext& ctx, const SearchStats& stats, double seconds, StopReason stop) {
   const auto& o = ctx.opts;
   nlohmann::json j;
-  j["options"] = {{"skeleton", o.skeleton}, {"threads", o.threads},     {"policy", o.policy},
+  j["options"] = {{"skeleton", o.skeleton}, {"threads", o.threads},     {"bind", o.bind}, {"policy", o.policy},
                   {"spawn_depth", o.spawnDepth}, {"budget", o.budget}, {"chunked", o.chunked},
                   {"discrepancy", o.discrepancy}, {"seed", o.seed}};
   j["seconds"] = seconds;
@@ -31,7 +31,36 @@ nlohmann::json runJson(const AppContext& ctx, const SearchStats& stats, double s
   j["complete"] = (stop == StopReason::None || stop == StopReason::Found);
   j["stats"] = toJson(stats);
   j["nodes_per_second"] = seconds > 0 ? static_cast<double>(stats.nodes) / seconds : 0.0;
+  if (!ctx.workers.empty()) {
+    nlohmann::json ws = nlohmann::json::array();
+    double rateSum = 0;
+    for (const auto& w : ctx.workers) {
+      ws.push_back({{"worker", w.worker},
+                    {"tasks", w.tasks},
+                    {"stats", toJson(w.stats)},
+                    {"busy_us", w.busyUs},
+                    {"idle_us", w.idleUs},
+                    {"work_rate", w.workRate}});
+      rateSum += w.workRate;
+    }
+    j["workers"] = std::move(ws);
+    j["mean_work_rate"] = rateSum / static_cast<double>(ctx.workers.size());
+  }
   return j;
+}
+
+void addWorkerReports(AppContext& ctx, const std::vector<WorkerReport>& reports) {
+  if (ctx.workers.size() < reports.size()) ctx.workers.resize(reports.size());
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    WorkerReport& t = ctx.workers[i];
+    const WorkerReport& r = reports[i];
+    t.worker = r.worker;
+    t.tasks += r.tasks;
+    t.stats += r.stats;
+    t.busyUs += r.busyUs;
+    t.idleUs += r.idleUs;
+    t.workRate = r.workRate;  // the latest rate: it already folds in the past (3.1)
+  }
 }
 
 void writeStats(const AppContext& ctx, const nlohmann::json& doc) {

@@ -9,11 +9,13 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <spdlog/logger.h>
 
 #include "jackdaw/app/options.hpp"
+#include "jackdaw/core/worker_report.hpp"
 
 namespace jackdaw::app {
 
@@ -28,6 +30,9 @@ enum ExitCode : int {
 struct AppContext {
   CommonOptions opts;
   std::shared_ptr<spdlog::logger> log;
+  // Per-worker statistics of the parallel searches run so far (summed over runs, per worker);
+  // runSearch fills it, runJson reports it.
+  std::vector<WorkerReport> workers;
 };
 
 // setup adds the app's options to the CLI; body runs once parsing and validation succeeded and

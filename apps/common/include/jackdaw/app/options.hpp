@@ -12,6 +12,7 @@ namespace jackdaw::app {
 struct CommonOptions {
   std::string skeleton = "seq";        // seq | depth_bounded | budget | stack_stealing | ordered
   int threads = 0;                     // 0: one worker per CPU this process may use
+  bool bind = false;                   // pin each worker to its own core (hwloc)
   std::string policy = "random";       // victim policy for distributed stealing
   int spawnDepth = 2;                  // -d
   std::uint64_t budget = 100000;       // -b, backtracks

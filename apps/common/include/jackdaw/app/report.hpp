@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -16,6 +17,10 @@ std::string toString(StopReason r);
 
 // The part of the stats document every app shares: command line, options, timing, counters.
 nlohmann::json runJson(const AppContext& ctx, const SearchStats& stats, double seconds, StopReason stop);
+
+// Adds one search's per-worker reports to the totals of earlier searches (apps may search
+// repeatedly); runJson then reports them under "workers".
+void addWorkerReports(AppContext& ctx, const std::vector<WorkerReport>& reports);
 
 // Writes the document if --stats was given; an unwritable path is an InputError.
 void writeStats(const AppContext& ctx, const nlohmann::json& doc);

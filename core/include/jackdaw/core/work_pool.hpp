@@ -1,0 +1,113 @@
+// Work pools: where a process keeps the tasks its workers (and, later, remote thieves) take.
+//
+// Every pool has the same small interface, so skeletons and the comm layer are written once:
+//   void push(Task t)                        any thread
+//   std::optional<Task> pop()                a local worker: the task to run next
+//   std::optional<Task> stealShallowest()    a thief (another worker, a remote rank): the task
+//                                            with the largest expected subtree
+//   std::size_t size() const                 exact, one atomic load, safe from any thread
+// A Task names its depth in a member `int depth` (and, for PriorityPool, `std::uint64_t priority`).
+//
+//   jackdaw::DepthPool<MyTask> pool;
+//   pool.push({node, 3});
+//   auto mine = pool.pop();              // deepest first
+//   auto theirs = pool.stealShallowest(); // shallowest first
+//
+// Tasks are coarse (whole subtrees), so one mutex per pool costs little; the atomic size lets a
+// comm thread publish the pool's load without taking it.
+#pragma once
+
+#include <atomic>
+#include <concepts>
+#include <cstddef>
+#include <deque>
+#include <mutex>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace jackdaw {
+
+template <class P, class Task>
+concept WorkPool = requires(P& p, const P& cp, Task t) {
+  p.push(std::move(t));
+  { p.pop() } -> std::same_as<std::optional<Task>>;
+  { p.stealShallowest() } -> std::same_as<std::optional<Task>>;
+  { cp.size() } -> std::convertible_to<std::size_t>;
+};
+
+// Tasks indexed by depth. The owner takes the deepest (small, cache-warm subtrees), a thief the
+// shallowest (the largest expected subtree); within a level, first in first out.
+template <class Task>
+class DepthPool {
+ public:
+  void push(Task t) {
+    const auto d = static_cast<std::size_t>(t.depth < 0 ? 0 : t.depth);
+    std::lock_guard lock(mutex_);
+    if (d >= levels_.size()) levels_.resize(d + 1);
+    levels_[d].push_back(std::move(t));
+    size_.fetch_add(1, std::memory_order_release);
+  }
+
+  std::optional<Task> pop() {
+    if (size() == 0) return std::nullopt;
+    std::lock_guard lock(mutex_);
+    for (std::size_t d = levels_.size(); d-- > 0;)
+      if (!levels_[d].empty()) return take(levels_[d]);
+    return std::nullopt;
+  }
+
+  std::optional<Task> stealShallowest() {
+    if (size() == 0) return std::nullopt;
+    std::lock_guard lock(mutex_);
+    for (auto& level : levels_)
+      if (!level.empty()) return take(level);
+    return std::nullopt;
+  }
+
+  std::size_t size() const noexcept { return size_.load(std::memory_order_acquire); }
+
+ private:
+  std::optional<Task> take(std::deque<Task>& level) {
+    std::optional<Task> t(std::move(level.front()));
+    level.pop_front();
+    size_.fetch_sub(1, std::memory_order_release);
+    return t;
+  }
+
+  std::vector<std::deque<Task>> levels_;
+  std::atomic<std::size_t> size_{0};
+  mutable std::mutex mutex_;
+};
+
+// One deque: the owner takes the newest task, a thief the oldest (which was created nearest the root).
+template <class Task>
+class DequePool {
+ public:
+  void push(Task t) {
+    std::lock_guard lock(mutex_);
+    tasks_.push_back(std::move(t));
+    size_.fetch_add(1, std::memory_order_release);
+  }
+  std::optional<Task> pop() { return takeFrom(false); }
+  std::optional<Task> stealShallowest() { return takeFrom(true); }
+  std::size_t size() const noexcept { return size_.load(std::memory_order_acquire); }
+
+ private:
+  std::optional<Task> takeFrom(bool front) {
+    if (size() == 0) return std::nullopt;
+    std::lock_guard lock(mutex_);
+    if (tasks_.empty()) return std::nullopt;
+    std::optional<Task> t(std::move(front ? tasks_.front() : tasks_.back()));
+    if (front) tasks_.pop_front();
+    else tasks_.pop_back();
+    size_.fetch_sub(1, std::memory_order_release);
+    return t;
+  }
+
+  std::deque<Task> tasks_;
+  std::atomic<std::size_t> size_{0};
+  mutable std::mutex mutex_;
+};
+
+}  // namespace jackdaw

@@ -1,0 +1,19 @@
+// What one worker did during a search (the per-worker part of --stats).
+#pragma once
+
+#include <cstdint>
+
+#include "jackdaw/core/stats.hpp"
+
+namespace jackdaw {
+
+struct WorkerReport {
+  int worker = 0;            // tbb::this_task_arena::current_thread_index()
+  std::uint64_t tasks = 0;   // tasks run (cycles completed)
+  SearchStats stats;         // this worker's node counters
+  double busyUs = 0.0;
+  double idleUs = 0.0;
+  double workRate = 1.0;     // (3.1) after the last cycle
+};
+
+}  // namespace jackdaw

@@ -1,0 +1,197 @@
+// The worker runtime of one process: a oneTBB task_arena with W workers, a task_group that tracks
+// every task spawned into it, and one WorkerAccount per worker.
+//
+//   jackdaw::WorkerRuntime rt({.threads = 4, .bind = true});
+//   rt.runAndWait([&] { rt.spawn([&] { ... rt.spawn(...); ... }); });   // returns when all are done
+//
+// oneTBB sleeps and wakes the workers: an idle worker costs no CPU. Worker identity is
+// tbb::this_task_arena::current_thread_index(), in [0, workers()); the thread that calls
+// runAndWait joins the arena as one of the W workers.
+//
+// Seam for a distributed stage (a comm thread outside the arena):
+//   inject(f)           run f on a worker, callable from any thread (arena enqueue; counted by wait)
+//   hold() / release()  keep runAndWait from returning while the pool is empty, until the
+//                       distributed termination decision says done (release() from any thread)
+//   runningTasks(), idleWorkers(), meanWorkRate()   lock-free reads for the load board
+#pragma once
+
+#include <oneapi/tbb/task_arena.h>
+#include <oneapi/tbb/task_group.h>
+#include <oneapi/tbb/task_scheduler_observer.h>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "jackdaw/core/cpu_set.hpp"
+#include "jackdaw/core/work_rate.hpp"
+
+#if defined(__SANITIZE_THREAD__)
+#include <sanitizer/tsan_interface.h>
+#endif
+
+namespace jackdaw {
+
+struct RuntimeOptions {
+  int threads = 0;          // 0: one per CPU the process may use (hwloc)
+  bool bind = false;        // pin worker k to the k-th allowed core
+  WorkRateParams rate{};    // constants of (3.1)
+};
+
+class WorkerRuntime {
+ public:
+  explicit WorkerRuntime(const RuntimeOptions& o = {})
+      : workers_(o.threads > 0 ? o.threads : CpuSet::current().count()),
+        arena_(workers_, 1),
+        start_(std::chrono::steady_clock::now()) {
+    accounts_.reserve(static_cast<std::size_t>(workers_));
+    for (int i = 0; i < workers_; ++i) accounts_.push_back(std::make_unique<PaddedAccount>(o.rate));
+    arena_.initialize();
+    if (o.bind) binder_ = std::make_unique<Binder>(arena_);
+  }
+  ~WorkerRuntime() { release(); }
+  WorkerRuntime(const WorkerRuntime&) = delete;
+  WorkerRuntime& operator=(const WorkerRuntime&) = delete;
+
+  int workers() const noexcept { return workers_; }
+  // The calling worker's index, or -1 outside the arena.
+  static int currentWorker() noexcept {
+    const int i = tbb::this_task_arena::current_thread_index();
+    return i == tbb::task_arena::not_initialized ? -1 : i;
+  }
+
+  // Run f inside the arena, then wait for every task spawned into the group (and for release()
+  // if hold() was called). Exceptions thrown by tasks come out here.
+  template <class F>
+  void runAndWait(F&& f) {
+    arena_.execute([&] {
+      f();
+      group_.wait();
+      tsanAcquire(&tasksDone_);
+    });
+  }
+
+  // From a worker (inside the arena): run f as a new task.
+  template <class F>
+  void spawn(F&& f) { group_.run(prepare(std::forward<F>(f))); }
+
+  // From any thread, e.g. a comm thread handing in work that arrived from another rank.
+  template <class F>
+  void inject(F&& f) { arena_.enqueue(prepare(std::forward<F>(f))); }
+
+  // Keep runAndWait waiting (without spinning) until release().
+  void hold() {
+    std::lock_guard lock(holdMutex_);
+    if (!hold_) hold_.emplace(prepare(Nothing{}));
+  }
+  void release() {
+    std::lock_guard lock(holdMutex_);
+    if (hold_) {
+      arena_.enqueue(std::move(*hold_));
+      hold_.reset();
+    }
+  }
+
+  // Bracket one task on the calling worker: its busy/idle cycle and the running count.
+  void taskStarted(int w) {
+    running_.fetch_add(1, std::memory_order_relaxed);
+    accounts_[static_cast<std::size_t>(w)]->acc.startWork(nowUs());
+  }
+  void taskEnded(int w) {
+    accounts_[static_cast<std::size_t>(w)]->acc.endWork(nowUs());
+    running_.fetch_sub(1, std::memory_order_relaxed);
+  }
+
+  int runningTasks() const noexcept { return running_.load(std::memory_order_relaxed); }
+  int idleWorkers() const noexcept { return workers_ - runningTasks(); }
+  double meanWorkRate() const noexcept {
+    double s = 0;
+    for (const auto& a : accounts_) s += a->acc.workRate();
+    return s / workers_;
+  }
+
+  WorkerAccount& account(int w) { return accounts_[static_cast<std::size_t>(w)]->acc; }
+  // Microseconds since the runtime started (the clock of every account).
+  double nowUs() const {
+    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start_).count();
+  }
+  // After the search: close every account's books.
+  void finishAccounts() {
+    const double t = nowUs();
+    for (auto& a : accounts_) a->acc.finish(t);
+  }
+
+ private:
+  // Tasks cross threads inside libtbb, which ThreadSanitizer does not see. Under it, every task
+  // announces its hand-over (constructed → run) and its end (→ wait returns); no code otherwise.
+  static void tsanRelease([[maybe_unused]] const void* p) {
+#if defined(__SANITIZE_THREAD__)
+    __tsan_release(const_cast<void*>(p));
+#endif
+  }
+  static void tsanAcquire([[maybe_unused]] const void* p) {
+#if defined(__SANITIZE_THREAD__)
+    __tsan_acquire(const_cast<void*>(p));
+#endif
+  }
+  struct Nothing {
+    void operator()() const {}
+  };
+  // The function object of a task. Under ThreadSanitizer it notes where TBB placed it, so the
+  // spawner can announce the finished task object (release) that the runner then acquires.
+  static inline thread_local const void* lastPlaced_ = nullptr;
+  template <class F>
+  struct Handed {
+    Handed(F&& fn, WorkerRuntime* r) : f(std::move(fn)), rt(r) { lastPlaced_ = this; }
+    Handed(Handed&& o) noexcept : f(std::move(o.f)), rt(o.rt) { lastPlaced_ = this; }
+    Handed(const Handed& o) : f(o.f), rt(o.rt) { lastPlaced_ = this; }
+    void operator()() const {
+      tsanAcquire(this);
+      f();
+      tsanRelease(&rt->tasksDone_);
+    }
+    F f;
+    WorkerRuntime* rt;
+  };
+  // A task of the group, complete (and announced) before anyone can run it.
+  template <class F>
+  tbb::task_handle prepare(F&& f) {
+    tbb::task_handle h = group_.defer(Handed<std::decay_t<F>>(std::forward<F>(f), this));
+    tsanRelease(lastPlaced_);
+    return h;
+  }
+
+  struct alignas(64) PaddedAccount {
+    explicit PaddedAccount(WorkRateParams p) : acc(0.0, p) {}
+    WorkerAccount acc;
+  };
+
+  // Pins each thread entering the arena to a core; an external thread gets its binding back on exit.
+  class Binder : public tbb::task_scheduler_observer {
+   public:
+    explicit Binder(tbb::task_arena& a) : tbb::task_scheduler_observer(a) { observe(true); }
+    ~Binder() override { observe(false); }
+    void on_scheduler_entry(bool) override { CpuSet::current().bindThisThread(currentWorker()); }
+    void on_scheduler_exit(bool isWorker) override {
+      if (!isWorker) CpuSet::current().unbindThisThread();
+    }
+  };
+
+  int workers_;
+  tbb::task_arena arena_;
+  tbb::task_group group_;
+  std::vector<std::unique_ptr<PaddedAccount>> accounts_;
+  alignas(64) std::atomic<int> running_{0};
+  std::chrono::steady_clock::time_point start_;
+  std::unique_ptr<Binder> binder_;
+  std::mutex holdMutex_;
+  std::optional<tbb::task_handle> hold_;
+  char tasksDone_ = 0;  // only its address is used (ThreadSanitizer annotations)
+};
+
+}  // namespace jackdaw

@@ -1,0 +1,18 @@
+// Options every multi-threaded skeleton takes (besides SearchParams).
+#pragma once
+
+#include <vector>
+
+#include "jackdaw/core/worker_report.hpp"
+#include "jackdaw/core/worker_runtime.hpp"
+
+namespace jackdaw {
+
+struct ParallelOptions {
+  RuntimeOptions runtime{};                  // --threads, --bind, work-rate constants
+  bool chunked = false;                      // stack_stealing: hand over a whole level
+  bool discrepancy = false;                  // ordered: discrepancy order
+  std::vector<WorkerReport>* workers = nullptr;  // if set, receives one report per worker
+};
+
+}  // namespace jackdaw

@@ -1,0 +1,170 @@
+// Shared machinery of the multi-threaded skeletons: a pool of tasks, one TBB "token" per pushed
+// task, one NodeRules per worker, and the merge of the workers' results.
+//
+// Scheduling: push(task) puts the task in the pool and spawns a token; a token takes one task
+// (pop(): the deepest, or the best priority) and runs it; a token that finds the pool empty
+// (a thief took its task) just returns. oneTBB sleeps/wakes workers; termination is the
+// task group's wait (or the runtime's hold()/release() when a distributed stage decides).
+//
+// Seam for the MPI stage (the comm thread is outside the arena):
+//   void inject(TaskT t)                     hand in a task from another rank (any thread)
+//   std::optional<TaskT> stealShallowest()   take the shallowest task for a remote thief
+//   Pool& pool(); WorkerRuntime& runtime()   pool().size(), runtime().idleWorkers(),
+//                                            runtime().runningTasks(), runtime().meanWorkRate()
+//   std::size_t outstandingTasks()           pushed or injected, neither finished nor stolen away:
+//                                            0 means this process is quiescent
+//   runtime().hold() before run(), runtime().release() when the termination wave says done.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "jackdaw/core/depth_first.hpp"
+#include "jackdaw/core/result.hpp"
+#include "jackdaw/core/worker_report.hpp"
+#include "jackdaw/core/worker_runtime.hpp"
+#include "jackdaw/skeletons/detail/parallel_options.hpp"
+
+namespace jackdaw::detail {
+
+template <class Node>
+struct Task {
+  Node node;
+  int depth = 0;
+  std::uint64_t priority = 0;  // PriorityPool only: smaller runs first
+};
+
+template <SearchModel M, SearchKind K, class Pool>
+class ParallelSearch {
+ public:
+  using T = SearchTypes<M, K>;
+  using Node = typename T::Node;
+  using TaskT = Task<Node>;
+
+  struct alignas(64) Slot {
+    Slot(const typename T::Space& s, const typename T::Params& p, typename T::IncumbentT* inc, StopFlag& stop)
+        : rules(s, p, inc, stop) {}
+    NodeRules<M, K> rules;
+  };
+  // Runs one task on the calling worker's slot.
+  using Body = std::function<void(Slot&, TaskT&&)>;
+
+  ParallelSearch(const typename T::Space& space, const typename T::Params& params, StopFlag& stop,
+                 const RuntimeOptions& ro)
+      : params_(params), stop_(stop), incumbent_(params.initialBound), rt_(ro) {
+    if constexpr (isDecision<K>) {
+      if (!params.expectedObjective) throw std::invalid_argument("decision search needs params.expectedObjective");
+    }
+    for (int i = 0; i < rt_.workers(); ++i) slots_.push_back(std::make_unique<Slot>(space, params, &incumbent_, stop));
+  }
+
+  WorkerRuntime& runtime() { return rt_; }
+  Pool& pool() { return pool_; }
+  const typename T::Params& params() const { return params_; }
+  Slot& self() { return *slots_[static_cast<std::size_t>(WorkerRuntime::currentWorker())]; }
+
+  // From a worker: a new task, and a token that will run it (or a sibling) on some worker.
+  void push(TaskT t) {
+    outstanding_.fetch_add(1, std::memory_order_relaxed);
+    pool_.push(std::move(t));
+    rt_.spawn([this] { token(); });
+  }
+  // From a worker: many tasks into the pool first, then their tokens (so a priority pool sees
+  // them all before any is taken).
+  void pushAll(std::vector<TaskT>&& ts) {
+    outstanding_.fetch_add(ts.size(), std::memory_order_relaxed);
+    for (auto& t : ts) pool_.push(std::move(t));
+    for (std::size_t i = 0; i < ts.size(); ++i) rt_.spawn([this] { token(); });
+  }
+  // From any thread (a comm thread): the same, through the arena's queue.
+  void inject(TaskT t) {
+    outstanding_.fetch_add(1, std::memory_order_relaxed);
+    pool_.push(std::move(t));
+    rt_.inject([this] { token(); });
+  }
+  std::optional<TaskT> stealShallowest() {
+    auto t = pool_.stealShallowest();
+    if (t) outstanding_.fetch_sub(1, std::memory_order_acq_rel);
+    return t;
+  }
+  std::size_t outstandingTasks() const { return outstanding_.load(std::memory_order_acquire); }
+
+  // Workers that could take work while nothing waits in the pool (stack stealing asks this at
+  // every node: two relaxed loads).
+  bool hungry() const { return rt_.idleWorkers() > 0 && pool_.size() == 0; }
+
+  // How every task is run; set before the first task can arrive (before run(), or before a comm
+  // thread injects).
+  void setBody(Body body) { body_ = std::move(body); }
+
+  // Run the search: `seed` runs first on a worker (it pushes the first tasks), then every task
+  // through the body, until none is left (and release(), if the runtime is held).
+  template <class Seed>
+  SearchResult<M, K> run(Seed&& seed) {
+    const auto t0 = std::chrono::steady_clock::now();
+    rt_.runAndWait([&] { seed(); });
+    rt_.finishAccounts();
+    return collect(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+
+  std::vector<WorkerReport> reports() {
+    std::vector<WorkerReport> out;
+    for (int i = 0; i < rt_.workers(); ++i) {
+      const WorkerAccount& a = rt_.account(i);
+      out.push_back({i, a.tasks(), slots_[static_cast<std::size_t>(i)]->rules.stats, a.workTotal(), a.idleTotal(),
+                     a.workRate()});
+    }
+    return out;
+  }
+
+ private:
+  void token() {
+    std::optional<TaskT> t = pool_.pop();
+    if (!t) return;
+    const int w = WorkerRuntime::currentWorker();
+    rt_.taskStarted(w);
+    body_(*slots_[static_cast<std::size_t>(w)], std::move(*t));
+    rt_.taskEnded(w);
+    // After the body: the tasks it pushed were counted first, so 0 is never seen too early.
+    outstanding_.fetch_sub(1, std::memory_order_acq_rel);
+  }
+
+  SearchResult<M, K> collect(double seconds) {
+    SearchResult<M, K> r;
+    for (auto& s : slots_) {
+      r.enumerator.combine(s->rules.acc);
+      r.stats += s->rules.stats;
+    }
+    r.best = incumbent_.node();
+    r.objective = incumbent_.nodeObjective();
+    r.stop = stop_.reason();
+    r.seconds = seconds;
+    return r;
+  }
+
+  const typename T::Params& params_;
+  StopFlag& stop_;
+  typename T::IncumbentT incumbent_;
+  WorkerRuntime rt_;
+  Pool pool_;
+  std::vector<std::unique_ptr<Slot>> slots_;
+  Body body_;
+  alignas(64) std::atomic<std::size_t> outstanding_{0};
+};
+
+// Run a parallel skeleton with its optional outputs filled in.
+template <class Search, class Body, class Seed>
+auto runParallel(Search& s, const ParallelOptions& o, Body&& body, Seed&& seed) {
+  s.setBody(std::forward<Body>(body));
+  auto r = s.run(std::forward<Seed>(seed));
+  if (o.workers) *o.workers = s.reports();
+  return r;
+}
+
+}  // namespace jackdaw::detail

@@ -1,0 +1,50 @@
+// Stack-stealing skeleton: workers run depth-first search; while some worker is idle and the pool
+// is empty, a busy worker answers at its next node by splitting off its shallowest unexplored
+// sibling (or, with opts.chunked, the whole level) into the pool, whose tokens wake the idle ones.
+//
+//   jackdaw::ParallelOptions o; o.runtime.threads = 4; o.chunked = true;
+//   auto r = jackdaw::stack_stealing::search<MyModel, jackdaw::Decision>(space, root, params, o);
+//
+// The request is implicit: "idle workers > 0 and pool empty" is two relaxed atomic loads per
+// node, so a lone worker pays almost nothing and no idle worker ever spins.
+#pragma once
+
+#include <cstddef>
+#include <limits>
+
+#include "jackdaw/core/work_pool.hpp"
+#include "jackdaw/skeletons/detail/parallel_search.hpp"
+
+namespace jackdaw::stack_stealing {
+
+template <SearchModel M, SearchKind K>
+SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
+                          const typename SearchTypes<M, K>::Params& params, StopFlag& stop,
+                          const ParallelOptions& opts) {
+  using S = detail::ParallelSearch<M, K, DepthPool<detail::Task<typename M::Node>>>;
+  S s(space, params, stop, opts.runtime);
+  const std::size_t perSplit = opts.chunked ? std::numeric_limits<std::size_t>::max() : 1;
+  struct Hooks {
+    S& s;
+    std::size_t perSplit;
+    void afterNode(DepthFirst<M, K, Hooks>& dfs) {
+      if (!s.hungry()) return;
+      dfs.splitShallowest(perSplit, [this](typename M::Node&& c, int d) { s.push({std::move(c), d}); });
+    }
+  };
+  auto body = [&s, perSplit](typename S::Slot& slot, typename S::TaskT&& t) {
+    Hooks h{s, perSplit};
+    DepthFirst<M, K, Hooks> dfs(slot.rules, h);
+    dfs.run(std::move(t.node), t.depth);
+  };
+  return detail::runParallel(s, opts, body, [&] { s.push({std::move(root), 0}); });
+}
+
+template <SearchModel M, SearchKind K>
+SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
+                          const typename SearchTypes<M, K>::Params& params, const ParallelOptions& opts = {}) {
+  StopFlag stop;
+  return search<M, K>(space, std::move(root), params, stop, opts);
+}
+
+}  // namespace jackdaw::stack_stealing

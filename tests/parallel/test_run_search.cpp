@@ -1,0 +1,50 @@
+// apps/common wiring: runSearch dispatches on --skeleton, and runJson reports every worker.
+#include <gtest/gtest.h>
+
+#include "../core/toy_models.hpp"
+#include "jackdaw/app/report.hpp"
+#include "jackdaw/app/run.hpp"
+#include "jackdaw/core/errors.hpp"
+
+using namespace jackdaw;
+
+TEST(RunSearch, EverySkeletonByNameWithPerWorkerJson) {
+  for (const char* skel : {"seq", "depth_bounded", "budget", "stack_stealing", "ordered"}) {
+    app::AppContext ctx;
+    ctx.opts.skeleton = skel;
+    ctx.opts.threads = std::string(skel) == "seq" ? 0 : 2;
+    ctx.opts.budget = 5;
+    app::validate(ctx.opts);
+    auto r = app::runSearch<toy::Queens, Enumeration<toy::CountSolutions>>(ctx, {8}, {}, SearchParams<int>{});
+    EXPECT_EQ(r.enumerator.get(), 92u) << skel;  // OEIS A000170
+    const auto j = app::runJson(ctx, r.stats, r.seconds, r.stop);
+    if (std::string(skel) == "seq") {
+      EXPECT_FALSE(j.contains("workers"));
+      continue;
+    }
+    ASSERT_TRUE(j.contains("workers")) << skel;
+    ASSERT_EQ(j["workers"].size(), 2u);
+    std::uint64_t nodes = 0;
+    for (const auto& w : j["workers"]) {
+      nodes += w["stats"]["nodes"].get<std::uint64_t>();
+      EXPECT_GE(w["busy_us"].get<double>(), 0.0);
+      EXPECT_GE(w["idle_us"].get<double>(), 0.0);
+      EXPECT_GT(w["work_rate"].get<double>(), 0.0);
+    }
+    EXPECT_EQ(nodes, r.stats.nodes) << skel;
+    EXPECT_TRUE(j.contains("mean_work_rate"));
+  }
+}
+
+TEST(RunSearch, ValidateRefusesImpossibleCombinations) {
+  app::CommonOptions o;
+  o.threads = 2;  // seq is one thread
+  EXPECT_THROW(app::validate(o), InputError);
+  o.threads = 0;
+  o.bind = true;
+  EXPECT_THROW(app::validate(o), InputError);
+  o.skeleton = "budget";
+  EXPECT_NO_THROW(app::validate(o));
+  o.discrepancy = true;  // ordered only
+  EXPECT_THROW(app::validate(o), InputError);
+}
