@@ -6,9 +6,15 @@
 //   void afterNode(DepthFirst&)               after each visited node (stack stealing answers here)
 //   void afterBacktrack(DepthFirst&)          after each backtrack (budget counts these)
 // and may split work off the stack with splitShallowest().
+//
+// When the Node is default-constructible, a child is built straight into its own stack frame
+// (through the generator's optional `void nextInto(Node&)`, else by assigning next()), so a node
+// is never copied between generation and expansion.
 #pragma once
 
+#include <concepts>
 #include <cstddef>
+#include <optional>
 #include <utility>
 
 #include "jackdaw/core/node_rules.hpp"
@@ -18,6 +24,9 @@ namespace jackdaw {
 
 struct NoHooks {};
 
+template <class G, class Node>
+concept GeneratesInPlace = requires(G& g, Node& out) { g.nextInto(out); };
+
 template <SearchModel M, SearchKind K, class Hooks = NoHooks>
 class DepthFirst {
  public:
@@ -25,6 +34,7 @@ class DepthFirst {
   using Node = typename T::Node;
   using Generator = typename T::Generator;
   static constexpr bool pruneLevel = ModelTraits<M>::pruneLevel;
+  static constexpr bool inPlace = std::default_initializable<Node>;
 
   DepthFirst(NodeRules<M, K>& rules, Hooks& hooks) : rules_(rules), hooks_(hooks) {}
 
@@ -33,7 +43,8 @@ class DepthFirst {
     if (rules_.stop().requested() || rules_.pruned(root)) return;
     rules_.visit(root, depth);
     if (rules_.stop().requested() || !rules_.expandable(depth)) return;
-    descend(std::move(root), depth);
+    Frame& f = stack_.emplace(std::move(root), depth);
+    if (!descend(f)) stack_.pop();
     loop();
   }
 
@@ -46,7 +57,7 @@ class DepthFirst {
       Frame& f = stack_[i];
       while (f.remaining > 0 && given < maxTasks) {
         --f.remaining;
-        Node c = f.gen.next();
+        Node c = f.gen->next();
         if (rules_.pruned(c)) {
           if constexpr (pruneLevel) f.remaining = 0;
           continue;
@@ -74,41 +85,50 @@ class DepthFirst {
 
  private:
   struct Frame {
-    Frame(const typename T::Space& s, Node&& n, int d)
-        : node(std::move(n)), gen(s, node), remaining(static_cast<std::size_t>(gen.numChildren)), depth(d) {}
+    explicit Frame(int d) : depth(d) {}
+    Frame(Node&& n, int d) : node(std::move(n)), depth(d) {}
     Node node;
-    Generator gen;
-    std::size_t remaining;
+    std::optional<Generator> gen;  // engaged once the node is expanded here
+    std::size_t remaining = 0;
     int depth;
   };
 
-  // Place an expandable node: as a frame, as spawned tasks, or counted in bulk at the depth limit.
-  void descend(Node&& n, int depth) {
-    if constexpr (requires { hooks_.spawnsChildrenOf(depth); }) {
-      if (hooks_.spawnsChildrenOf(depth)) {
-        Generator gen(rules_.space(), n);
+  // A visited, expandable node sits in frame f: expand it here (true: f stays on the stack), or
+  // spawn its children as tasks / count them in bulk at the depth limit (false: f is done).
+  bool descend(Frame& f) {
+    if constexpr (requires { hooks_.spawnsChildrenOf(f.depth); }) {
+      if (hooks_.spawnsChildrenOf(f.depth)) {
+        Generator gen(rules_.space(), f.node);
         for (std::size_t k = static_cast<std::size_t>(gen.numChildren); k > 0; --k) {
           Node c = gen.next();
           if (rules_.pruned(c)) {
             if constexpr (pruneLevel) break;
             continue;
           }
-          hooks_.spawn(std::move(c), depth + 1);
+          hooks_.spawn(std::move(c), f.depth + 1);
         }
-        return;
+        return false;
       }
     }
     if constexpr (CountsChildrenInBulk<typename T::Enum, Node>) {
-      if (rules_.countsLeavesInBulk(depth)) {
-        Generator gen(rules_.space(), n);
+      if (rules_.countsLeavesInBulk(f.depth)) {
+        Generator gen(rules_.space(), f.node);
         const auto k = static_cast<std::size_t>(gen.numChildren);
-        rules_.acc.accumulateChildren(n, k);
+        rules_.acc.accumulateChildren(f.node, k);
         rules_.stats.nodes += k;
-        if (k > 0 && static_cast<std::uint64_t>(depth + 1) > rules_.stats.maxDepth) rules_.stats.maxDepth = depth + 1;
-        return;
+        if (k > 0 && static_cast<std::uint64_t>(f.depth + 1) > rules_.stats.maxDepth) rules_.stats.maxDepth = f.depth + 1;
+        return false;
       }
     }
-    stack_.emplace(rules_.space(), std::move(n), depth);
+    f.gen.emplace(rules_.space(), f.node);
+    f.remaining = static_cast<std::size_t>(f.gen->numChildren);
+    return true;
+  }
+
+  // Produce the next child of `parent` into `out` (in place when the generator can).
+  static void produce(Frame& parent, Node& out) {
+    if constexpr (GeneratesInPlace<Generator, Node>) parent.gen->nextInto(out);
+    else out = parent.gen->next();
   }
 
   void loop() {
@@ -122,16 +142,33 @@ class DepthFirst {
         continue;
       }
       --f.remaining;
-      Node c = f.gen.next();
       const int d = f.depth + 1;
-      if (rules_.pruned(c)) {
-        if constexpr (pruneLevel) f.remaining = 0;
-        continue;
+      if constexpr (inPlace) {
+        Frame& c = stack_.emplace(d);
+        produce(f, c.node);
+        if (rules_.pruned(c.node)) {
+          stack_.pop();
+          if constexpr (pruneLevel) f.remaining = 0;
+          continue;
+        }
+        rules_.visit(c.node, d);
+        if (stop.requested()) break;
+        if constexpr (requires { hooks_.afterNode(*this); }) hooks_.afterNode(*this);
+        if (!rules_.expandable(d) || !descend(c)) stack_.pop();
+      } else {
+        Node c = f.gen->next();
+        if (rules_.pruned(c)) {
+          if constexpr (pruneLevel) f.remaining = 0;
+          continue;
+        }
+        rules_.visit(c, d);
+        if (stop.requested()) break;
+        if constexpr (requires { hooks_.afterNode(*this); }) hooks_.afterNode(*this);
+        if (rules_.expandable(d)) {
+          Frame& cf = stack_.emplace(std::move(c), d);
+          if (!descend(cf)) stack_.pop();
+        }
       }
-      rules_.visit(c, d);
-      if (stop.requested()) break;
-      if constexpr (requires { hooks_.afterNode(*this); }) hooks_.afterNode(*this);
-      if (rules_.expandable(d)) descend(std::move(c), d);
     }
     stack_.clear();
   }

@@ -3,6 +3,8 @@
 // shared.
 #pragma once
 
+#include <limits>
+
 #include "jackdaw/core/search_types.hpp"
 #include "jackdaw/core/stats.hpp"
 #include "jackdaw/core/stop.hpp"
@@ -20,7 +22,11 @@ class NodeRules {
 
   NodeRules(const Space& space, const typename T::Params& params, typename T::IncumbentT* incumbent,
             StopFlag& stop)
-      : space_(space), params_(params), incumbent_(incumbent), stop_(stop) {}
+      : space_(space),
+        params_(params),
+        incumbent_(incumbent),
+        stop_(stop),
+        maxDepth_(params.maxDepth < 0 ? std::numeric_limits<int>::max() : params.maxDepth) {}
 
   const Space& space() const { return space_; }
   const typename T::Params& params() const { return params_; }
@@ -61,12 +67,12 @@ class NodeRules {
     }
   }
 
-  bool expandable(int depth) const { return params_.maxDepth < 0 || depth < params_.maxDepth; }
+  bool expandable(int depth) const { return depth < maxDepth_; }
 
   // Enumeration whose children at the depth limit can be counted without being built.
   bool countsLeavesInBulk(int depth) const {
     if constexpr (isEnumeration<K> && CountsChildrenInBulk<typename T::Enum, Node>)
-      return params_.maxDepth >= 0 && depth + 1 == params_.maxDepth;
+      return depth + 1 == maxDepth_;
     else
       return false;
   }
@@ -79,6 +85,7 @@ class NodeRules {
   const typename T::Params& params_;
   typename T::IncumbentT* incumbent_;
   StopFlag& stop_;
+  int maxDepth_;  // params.maxDepth, or "no limit" as INT_MAX: one compare per node
 };
 
 }  // namespace jackdaw

@@ -28,19 +28,24 @@ class StableStack {
     if (c == chunks_.size()) chunks_.push_back(std::make_unique<Slot[]>(ChunkSize));
     T* p = ::new (static_cast<void*>(chunks_[c][size_ % ChunkSize].raw)) T(std::forward<Args>(args)...);
     ++size_;
+    top_ = p;
     return *p;
   }
 
   void pop() noexcept {
+    std::destroy_at(top_);
     --size_;
-    std::destroy_at(ptr(size_));
+    // Within a chunk the previous element is adjacent; only a chunk boundary needs the lookup.
+    top_ = (size_ == 0) ? nullptr
+           : (size_ % ChunkSize != 0 ? std::launder(reinterpret_cast<T*>(reinterpret_cast<Slot*>(top_) - 1))
+                                      : ptr(size_ - 1));
   }
 
   void clear() noexcept {
     while (size_ > 0) pop();
   }
 
-  T& top() noexcept { return *ptr(size_ - 1); }
+  T& top() noexcept { return *top_; }  // cached: the DFS asks for it at every node
   T& operator[](std::size_t i) noexcept { return *ptr(i); }
   const T& operator[](std::size_t i) const noexcept { return *ptr(i); }
   std::size_t size() const noexcept { return size_; }
@@ -52,6 +57,7 @@ class StableStack {
   }
   std::vector<std::unique_ptr<Slot[]>> chunks_;
   std::size_t size_ = 0;
+  T* top_ = nullptr;
 };
 
 }  // namespace jackdaw
