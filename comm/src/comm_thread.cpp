@@ -200,6 +200,9 @@ bool CommThread::pollIncoming(bool draining) {
       }
       if (!draining) {
         policy_.onOutcome(o);
+        // A policy may own the pacing after a refusal (performance: retry at once, then back off).
+        if (!o.gotWork)
+          if (const std::int64_t d = policy_.retryDelayUs(); d >= 0) nextStealNs_ = t + static_cast<std::uint64_t>(d) * 1000;
         if (o.roundTripUs > 0) {
           delays_.sample(o.victim, o.roundTripUs);
           policy_.onDelaySample(o.victim, o.roundTripUs);

@@ -3,6 +3,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "jackdaw/comm/policies/performance.hpp"
+#include "jackdaw/comm/policies/proportional.hpp"
 #include "jackdaw/comm/policies/random.hpp"
 #include "jackdaw/comm/policy.hpp"
 
@@ -11,6 +13,8 @@ namespace jackdaw::comm {
 static const std::map<std::string, PolicyFactory>& table() {
   static const std::map<std::string, PolicyFactory> t = {
       {"random", [](const PolicyContext& c) { return std::make_unique<RandomPolicy>(c); }},
+      {"performance", [](const PolicyContext& c) { return std::make_unique<PerformancePolicy>(c); }},
+      {"proportional", [](const PolicyContext& c) { return std::make_unique<ProportionalPolicy>(c); }},
   };
   return t;
 }

@@ -15,10 +15,15 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "jackdaw/comm/policies/params.hpp"
+
 namespace jackdaw::comm {
 
 class LoadBoard;
 class PeerDelays;
+class BoardView;
 
 struct PolicyContext {
   int rank = 0;
@@ -27,6 +32,10 @@ struct PolicyContext {
   int workers = 1;                 // worker threads on this rank (POLICY.md 3.2 uses it)
   const LoadBoard* board = nullptr;
   const PeerDelays* delays = nullptr;
+  // Appended after the positional fields above (callers brace-initialise those in order).
+  const BoardView* view = nullptr;  // read-only board for policies; null = adapt `board`
+  PerformanceParams performance{};  // policies/params.hpp; flags in policyParamTable()
+  ProportionalParams proportional{};
 };
 
 struct StealOutcome {
@@ -48,6 +57,12 @@ class VictimPolicy {
   // refresh thread and leave these as no-ops).
   virtual bool refreshDue(std::uint64_t /*nowNs*/) const { return false; }
   virtual void refresh(std::uint64_t /*nowNs*/) {}
+  // Read by the comm thread right after onOutcome() of a refused steal: >= 0 = wait exactly this
+  // many µs before the next steal (0 = retry at once), -1 = use the comm thread's own refusal
+  // back-off. Lets a policy implement "refresh, retry once, then back off" (performance).
+  virtual std::int64_t retryDelayUs() const { return -1; }
+  // Per-policy counters for --stats (policy_support.hpp lists the keys); read after the search.
+  virtual nlohmann::json stats() const { return {{"policy", name()}}; }
 };
 
 using PolicyFactory = std::function<std::unique_ptr<VictimPolicy>(const PolicyContext&)>;

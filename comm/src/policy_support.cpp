@@ -1,0 +1,60 @@
+#include "jackdaw/comm/policies/policy_support.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "jackdaw/comm/policy.hpp"
+
+namespace jackdaw::comm {
+
+PeerScores::PeerScores(const PolicyContext& ctx)
+    : p_(ctx.performance), workers_(std::max(1, ctx.workers)), delay_(static_cast<std::size_t>(ctx.size), 0.0),
+      rec_(static_cast<std::size_t>(ctx.size)) {
+  if (ctx.view) view_ = ctx.view;
+  else if (ctx.board) {
+    own_ = std::make_unique<LoadBoardView>(*ctx.board);
+    view_ = own_.get();
+  }
+}
+
+void PeerScores::onDelaySample(int peer, double us) {
+  if (peer < 0 || peer >= size()) return;
+  double& d = delay_[static_cast<std::size_t>(peer)];
+  d = p_.alpha * std::log(p_.logOffset + us * workers_) + (1.0 - p_.alpha) * d;
+}
+
+void PeerScores::readOne(int peer) {
+  if (!view_) return;
+  if (auto r = view_->read(peer)) rec_[static_cast<std::size_t>(peer)] = *r;
+}
+
+void PeerScores::readBoard() {
+  for (int r = 0; r < size(); ++r) readOne(r);
+}
+
+double PeerScores::score(int peer) const {
+  const RankRecord& r = rec_[static_cast<std::size_t>(peer)];
+  return std::max(r.workRate, p_.minRate) * static_cast<double>(r.queued) - delay_[static_cast<std::size_t>(peer)];
+}
+
+void PolicyCounters::recordWait(double tMs, double waitMs) {
+  if (waitSeries.size() < kMaxSeries) waitSeries.emplace_back(tMs, waitMs);
+  else ++waitSeriesDropped;
+}
+
+nlohmann::json PolicyCounters::toJson() const {
+  nlohmann::json series = nlohmann::json::array();
+  for (const auto& [t, w] : waitSeries) series.push_back({t, w});
+  return {{"refreshes_automatic", refreshesAutomatic},
+          {"refreshes_auxiliary", refreshesAuxiliary},
+          {"no_target_refreshes", noTarget},
+          {"steals_tried", tried},
+          {"steals_succeeded", succeeded},
+          {"steals_failed", failed},
+          {"backoffs", backoffs},
+          {"targets_chosen", chosen},
+          {"wait_ms_series", series},
+          {"wait_series_dropped", waitSeriesDropped}};
+}
+
+}  // namespace jackdaw::comm
