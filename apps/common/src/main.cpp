@@ -2,50 +2,93 @@
 
 #include <exception>
 #include <iostream>
+#include <optional>
 
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "jackdaw/app/run.hpp"
+#include "jackdaw/app/signals.hpp"
+#include "jackdaw/comm/failure.hpp"
+#include "jackdaw/comm/runtime.hpp"
 #include "jackdaw/core/errors.hpp"
 
 namespace jackdaw::app {
 
 namespace {
-std::shared_ptr<spdlog::logger> makeLogger(const std::string& name) {
+std::shared_ptr<spdlog::logger> makeLogger(const std::string& name, int rank) {
   auto sink = std::make_shared<spdlog::sinks::stderr_sink_mt>();
   auto log = std::make_shared<spdlog::logger>(name, sink);
-  log->set_pattern("[%H:%M:%S.%e] [" + name + " rank 0] [%l] %v");
+  log->set_pattern("[%H:%M:%S.%e] [" + name + " rank " + std::to_string(rank) + "] [%l] %v");
   return log;
+}
+
+// One message for the whole job. A set-up error on some ranks reaches the others through the
+// collective check in runSearch (they wait there); rank 0 prints the lowest failing rank's message.
+int failSetup(AppContext& ctx, const std::string& name, const std::string& message, int code) {
+  if (ctx.size == 1) {
+    std::cerr << name << ": error: " << message << "\n";
+    return code;
+  }
+  if (!ctx.setupChecked) {
+    comm::collectiveCheck(ctx.world, name + ": error: " + message);
+    return code;
+  }
+  comm::abortJob(ctx.rank, name + ": error: " + message, code);  // mid-search: no agreement possible
 }
 }  // namespace
 
 int runMain(int argc, char** argv, const std::string& name, const std::string& description,
             const std::function<void(CLI::App&)>& setup, const std::function<int(AppContext&)>& body) {
+  std::optional<comm::Runtime> mpi;
+  try {
+    mpi.emplace(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << name << ": error: " << e.what() << "\n";
+    return kFailure;
+  }
   AppContext ctx;
-  ctx.log = makeLogger(name);
+  ctx.rank = mpi->rank();
+  ctx.size = mpi->size();
+  ctx.world = mpi->world();
+  ctx.argv.assign(argv, argv + argc);
+  ctx.log = makeLogger(name, ctx.rank);
+  // Only rank 0 prints results: the other ranks' stdout is closed.
+  if (ctx.rank != 0) std::cout.setstate(std::ios::badbit);
   CLI::App cli(description, name);
   addCommonOptions(cli, ctx.opts);
   try {
     setup(cli);
     cli.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
-    return cli.exit(e);
+    return ctx.rank == 0 ? cli.exit(e) : 0;
   } catch (const CLI::CallForAllHelp& e) {
-    return cli.exit(e);
+    return ctx.rank == 0 ? cli.exit(e) : 0;
   } catch (const CLI::ParseError& e) {
-    std::cerr << name << ": error: " << e.what() << "\n(run with --help for the options)\n";
+    // Every rank parses the same command line: one message, from rank 0.
+    if (ctx.rank == 0) std::cerr << name << ": error: " << e.what() << "\n(run with --help for the options)\n";
     return kBadInput;
   }
   ctx.log->set_level(spdlog::level::from_str(ctx.opts.logLevel));
+  ctx.log->debug("MPI thread level {}, {} rank(s)", comm::threadLevelName(mpi->threadLevel()), ctx.size);
+  // Slurm's time-limit signal (USR1), scancel's TERM and ^C stop the search cleanly: partial result.
+  SignalStop signals([&ctx](int sig) {
+    ctx.log->warn("signal {} received: stopping the search, the result will be partial", sig);
+    ctx.stop.request(StopReason::Interrupted);
+  });
   try {
     validate(ctx.opts);
-    return body(ctx);
+    const int code = body(ctx);
+    if (code == kPartial && ctx.rank == 0)
+      std::cout << "PARTIAL RESULT: the search was interrupted; the numbers above are what was found so far\n";
+    std::cout.flush();
+    return code;
+  } catch (const SetupFailedElsewhere&) {
+    return kBadInput;  // rank 0 printed the failing rank's message
   } catch (const InputError& e) {
-    std::cerr << name << ": error: " << e.what() << "\n";
-    return kBadInput;
+    return failSetup(ctx, name, e.what(), kBadInput);
   } catch (const std::exception& e) {
-    std::cerr << name << ": error: " << e.what() << "\n";
-    return kFailure;
+    return failSetup(ctx, name, e.what(), kFailure);
   }
 }
 

@@ -3,6 +3,8 @@
 #include <map>
 #include <set>
 
+#include "jackdaw/comm/policies/params.hpp"
+#include "jackdaw/comm/policy.hpp"
 #include "jackdaw/core/errors.hpp"
 
 namespace jackdaw::app {
@@ -17,7 +19,23 @@ void addCommonOptions(CLI::App& app, CommonOptions& o) {
   app.add_flag("--bind", o.bind, "Pin each worker thread to its own core of the process's CPU set");
   app.add_option("--policy", o.policy, "Victim policy for stealing between ranks")
       ->capture_default_str()
-      ->check(CLI::IsMember({"random", "performance"}));
+      ->check(CLI::IsMember(comm::policyNames()));
+  for (const auto& p : comm::policyParamTable()) {
+    o.policyParams[p.flag] = p.defaultValue;
+    app.add_option(p.flag, o.policyParams[p.flag], p.help)->capture_default_str()->group("Policy constants");
+  }
+  app.add_option("--slow-ranks", o.slowRanks,
+                 "Contention experiments: comma-separated ranks made slower (every task is followed by "
+                 "(slowdown - 1) x its own time of busy work)")
+      ->group("Experiments");
+  app.add_option("--slowdown", o.slowdown, "Factor by which --slow-ranks are slower")
+      ->capture_default_str()
+      ->check(CLI::Range(1.0, 1000.0))
+      ->group("Experiments");
+  app.add_option("--test-comm-delay-us", o.testCommDelayUs, "TEST ONLY: random comm-thread delays up to N us")
+      ->group("");
+  app.add_option("--test-fail-rank", o.testFailRank, "TEST ONLY: this rank fails as if its input were unreadable")
+      ->group("");
   app.add_option("-d,--spawn-depth", o.spawnDepth, "depth_bounded/ordered: nodes above this depth become tasks")
       ->capture_default_str()
       ->check(CLI::Range(0, 1 << 20));
@@ -41,10 +59,33 @@ void validate(const CommonOptions& o) {
   if (o.skeleton == "seq" && o.threads > 1)
     throw InputError("--threads " + std::to_string(o.threads) + " needs a parallel --skeleton (seq runs on one thread)");
   if (o.skeleton == "seq" && o.bind) throw InputError("--bind needs a parallel --skeleton (seq runs on one thread)");
-  if (o.policy != "random") throw InputError("--policy " + o.policy + " is not yet available in this build");
   if (o.chunked && o.skeleton != "stack_stealing") throw InputError("--chunked applies only to --skeleton stack_stealing");
   if (o.discrepancy && o.skeleton != "ordered") throw InputError("--discrepancy applies only to --skeleton ordered");
+  if (!o.slowRanks.empty() && o.skeleton == "seq") throw InputError("--slow-ranks needs a parallel --skeleton");
   if (o.progressSeconds > 0) throw InputError("--progress is not yet available in this build");
+}
+
+std::vector<int> parseRankList(const std::string& list, int size) {
+  std::vector<int> out;
+  std::size_t pos = 0;
+  while (pos <= list.size() && !list.empty()) {
+    const std::size_t comma = list.find(',', pos);
+    const std::string item = list.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    int r = -1;
+    try {
+      std::size_t used = 0;
+      r = std::stoi(item, &used);
+      if (used != item.size()) r = -1;
+    } catch (const std::exception&) {
+      r = -1;
+    }
+    if (r < 0 || r >= size)
+      throw InputError("--slow-ranks: '" + item + "' is not a rank of this job (0.." + std::to_string(size - 1) + ")");
+    out.push_back(r);
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  return out;
 }
 
 }  // namespace jackdaw::app

@@ -26,6 +26,8 @@ nlohmann::json runJson(const AppContext& ctx, const SearchStats& stats, double s
   j["options"] = {{"skeleton", o.skeleton}, {"threads", o.threads},     {"bind", o.bind}, {"policy", o.policy},
                   {"spawn_depth", o.spawnDepth}, {"budget", o.budget}, {"chunked", o.chunked},
                   {"discrepancy", o.discrepancy}, {"seed", o.seed}};
+  j["command"] = ctx.argv;
+  j["ranks"] = ctx.size;
   j["seconds"] = seconds;
   j["status"] = toString(stop);
   j["complete"] = (stop == StopReason::None || stop == StopReason::Found);
@@ -46,6 +48,7 @@ nlohmann::json runJson(const AppContext& ctx, const SearchStats& stats, double s
     j["workers"] = std::move(ws);
     j["mean_work_rate"] = rateSum / static_cast<double>(ctx.workers.size());
   }
+  if (!ctx.distributed.is_null()) j["distributed"] = ctx.distributed;
   return j;
 }
 
@@ -64,7 +67,7 @@ void addWorkerReports(AppContext& ctx, const std::vector<WorkerReport>& reports)
 }
 
 void writeStats(const AppContext& ctx, const nlohmann::json& doc) {
-  if (ctx.opts.statsFile.empty()) return;
+  if (ctx.opts.statsFile.empty() || ctx.rank != 0) return;
   std::ofstream out(ctx.opts.statsFile);
   if (!out) throw InputError("cannot write stats file '" + ctx.opts.statsFile + "'");
   out << doc.dump(2) << "\n";

@@ -13,6 +13,7 @@ struct CountNodes {
   template <class N> void accumulateChildren(const N&, std::size_t n) { count += n; }
   void combine(const CountNodes& o) { count += o.count; }
   std::uint64_t get() const { return count; }
+  template <class Archive> void serialize(Archive& ar) { ar(count); }
 };
 
 // Counts nodes per value of a key (usually the depth) that the node reports through depthOf(node).
@@ -37,6 +38,7 @@ struct CountByDepth {
     for (std::size_t i = 0; i < o.counts.size(); ++i) counts[i] += o.counts[i];
   }
   const std::vector<std::uint64_t>& get() const { return counts; }
+  template <class Archive> void serialize(Archive& ar) { ar(counts); }  // needs cereal/types/vector.hpp
 };
 
 }  // namespace jackdaw

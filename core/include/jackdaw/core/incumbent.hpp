@@ -6,6 +6,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <utility>
@@ -46,9 +47,14 @@ class Incumbent {
     return false;
   }
 
+  // Called after every local improvement (offerNode), e.g. to send the bound to other ranks.
+  // Set before the search starts; a bound from elsewhere (offerBound) does not call it.
+  void setListener(std::function<void(const Obj&)> f) { listener_ = std::move(f); }
+
   // Record a solution node; true if it improved the bound.
   bool offerNode(const Node& n, const Obj& o) {
     if (!offerBound(o)) return false;
+    if (listener_) listener_(o);
     std::lock_guard lock(nodeMutex_);
     // Two improvers may race past offerBound; keep the better node, not the later one.
     if (!node_ || Better{}(o, nodeObj_)) {
@@ -74,6 +80,7 @@ class Incumbent {
   mutable std::mutex nodeMutex_;
   std::optional<Node> node_;
   Obj nodeObj_{};
+  std::function<void(const Obj&)> listener_;
 };
 
 }  // namespace jackdaw

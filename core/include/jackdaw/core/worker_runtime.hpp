@@ -19,6 +19,7 @@
 #include <oneapi/tbb/task_group.h>
 #include <oneapi/tbb/task_scheduler_observer.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <memory>
@@ -49,8 +50,11 @@ class WorkerRuntime {
       : workers_(o.threads > 0 ? o.threads : CpuSet::current().count()),
         arena_(workers_, 1),
         start_(std::chrono::steady_clock::now()) {
-    accounts_.reserve(static_cast<std::size_t>(workers_));
-    for (int i = 0; i < workers_; ++i) accounts_.push_back(std::make_unique<PaddedAccount>(o.rate));
+    // One account more than workers: a task enqueued from outside (inject) into an arena whose
+    // only slot is the caller's may make oneTBB add a worker temporarily to guarantee progress
+    // ("mandatory concurrency"); that thread's index is workers().
+    accounts_.reserve(static_cast<std::size_t>(slots()));
+    for (int i = 0; i < slots(); ++i) accounts_.push_back(std::make_unique<PaddedAccount>(o.rate));
     arena_.initialize();
     if (o.bind) binder_ = std::make_unique<Binder>(arena_);
   }
@@ -59,6 +63,8 @@ class WorkerRuntime {
   WorkerRuntime& operator=(const WorkerRuntime&) = delete;
 
   int workers() const noexcept { return workers_; }
+  // Thread indices that can occur in the arena: workers() plus oneTBB's progress guarantee.
+  int slots() const noexcept { return workers_ + 1; }
   // The calling worker's index, or -1 outside the arena.
   static int currentWorker() noexcept {
     const int i = tbb::this_task_arena::current_thread_index();
@@ -108,10 +114,10 @@ class WorkerRuntime {
   }
 
   int runningTasks() const noexcept { return running_.load(std::memory_order_relaxed); }
-  int idleWorkers() const noexcept { return workers_ - runningTasks(); }
+  int idleWorkers() const noexcept { return std::max(0, workers_ - runningTasks()); }
   double meanWorkRate() const noexcept {
     double s = 0;
-    for (const auto& a : accounts_) s += a->acc.workRate();
+    for (int i = 0; i < workers_; ++i) s += accounts_[static_cast<std::size_t>(i)]->acc.workRate();
     return s / workers_;
   }
 

@@ -12,9 +12,12 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <mpi.h>
+#include <nlohmann/json.hpp>
 #include <spdlog/logger.h>
 
 #include "jackdaw/app/options.hpp"
+#include "jackdaw/core/stop.hpp"
 #include "jackdaw/core/worker_report.hpp"
 
 namespace jackdaw::app {
@@ -33,7 +36,19 @@ struct AppContext {
   // Per-worker statistics of the parallel searches run so far (summed over runs, per worker);
   // runSearch fills it, runJson reports it.
   std::vector<WorkerReport> workers;
+
+  // The MPI job (a plain `app …` is one rank).
+  MPI_Comm world = MPI_COMM_WORLD;
+  int rank = 0;
+  int size = 1;
+  bool setupChecked = false;        // runSearch passed the collective set-up check
+  nlohmann::json distributed;       // rank 0: the "distributed" section of --stats
+  StopFlag stop;                    // set by SIGUSR1 / SIGTERM / SIGINT: the search stops, partial
+  std::vector<std::string> argv;    // the exact command line (for --stats)
 };
+
+// True on the rank that prints the result and writes --stats (rank 0).
+inline bool isReporter(const AppContext& ctx) { return ctx.rank == 0; }
 
 // setup adds the app's options to the CLI; body runs once parsing and validation succeeded and
 // returns the exit code.

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -22,7 +24,15 @@ struct CommonOptions {
   std::uint64_t seed = 1;
   std::string logLevel = "warn";
   double progressSeconds = 0.0;        // --progress S: a progress line every S seconds
+  std::map<std::string, double> policyParams;  // --perf-* / --prop-*: the policies' constants
+  std::string slowRanks;               // --slow-ranks 1,3: ranks made slower (contention experiments)
+  double slowdown = 3.0;               // --slowdown F: a slow rank's task takes F times as long
+  unsigned testCommDelayUs = 0;        // TEST ONLY: random sleeps in the comm thread
+  int testFailRank = -1;               // TEST ONLY: this rank fails as if it could not read its input
 };
+
+// The ranks listed in --slow-ranks (an InputError for anything but comma-separated ranks < size).
+std::vector<int> parseRankList(const std::string& list, int size);
 
 void addCommonOptions(CLI::App& app, CommonOptions& o);
 

@@ -13,6 +13,8 @@ struct ParallelOptions {
   bool chunked = false;                      // stack_stealing: hand over a whole level
   bool discrepancy = false;                  // ordered: discrepancy order
   std::vector<WorkerReport>* workers = nullptr;  // if set, receives one report per worker
+  const struct DistributedOptions* distributed = nullptr;  // spanning ranks (detail/distributed.hpp)
+  double slowdown = 1.0;                     // >1: this rank is made slower (contention experiments)
 };
 
 }  // namespace jackdaw

@@ -29,6 +29,7 @@
 #include "jackdaw/core/result.hpp"
 #include "jackdaw/core/worker_report.hpp"
 #include "jackdaw/core/worker_runtime.hpp"
+#include "jackdaw/skeletons/detail/distributed.hpp"
 #include "jackdaw/skeletons/detail/parallel_options.hpp"
 
 namespace jackdaw::detail {
@@ -46,6 +47,7 @@ class ParallelSearch {
   using T = SearchTypes<M, K>;
   using Node = typename T::Node;
   using TaskT = Task<Node>;
+  using Result = SearchResult<M, K>;
 
   struct alignas(64) Slot {
     Slot(const typename T::Space& s, const typename T::Params& p, typename T::IncumbentT* inc, StopFlag& stop)
@@ -61,7 +63,7 @@ class ParallelSearch {
     if constexpr (isDecision<K>) {
       if (!params.expectedObjective) throw std::invalid_argument("decision search needs params.expectedObjective");
     }
-    for (int i = 0; i < rt_.workers(); ++i) slots_.push_back(std::make_unique<Slot>(space, params, &incumbent_, stop));
+    for (int i = 0; i < rt_.slots(); ++i) slots_.push_back(std::make_unique<Slot>(space, params, &incumbent_, stop));
   }
 
   WorkerRuntime& runtime() { return rt_; }
@@ -72,6 +74,8 @@ class ParallelSearch {
   // From a worker: a new task, and a token that will run it (or a sibling) on some worker.
   void push(TaskT t) {
     outstanding_.fetch_add(1, std::memory_order_relaxed);
+    created_.fetch_add(1, std::memory_order_relaxed);
+    remoteHunger_.store(false, std::memory_order_relaxed);
     pool_.push(std::move(t));
     rt_.spawn([this] { token(); });
   }
@@ -79,6 +83,7 @@ class ParallelSearch {
   // them all before any is taken).
   void pushAll(std::vector<TaskT>&& ts) {
     outstanding_.fetch_add(ts.size(), std::memory_order_relaxed);
+    created_.fetch_add(ts.size(), std::memory_order_relaxed);
     for (auto& t : ts) pool_.push(std::move(t));
     for (std::size_t i = 0; i < ts.size(); ++i) rt_.spawn([this] { token(); });
   }
@@ -97,7 +102,23 @@ class ParallelSearch {
 
   // Workers that could take work while nothing waits in the pool (stack stealing asks this at
   // every node: two relaxed loads).
-  bool hungry() const { return rt_.idleWorkers() > 0 && pool_.size() == 0; }
+  bool hungry() const {
+    return (rt_.idleWorkers() > 0 || remoteHunger_.load(std::memory_order_relaxed)) && pool_.size() == 0;
+  }
+  // A remote thief found the pool empty: let a busy worker split (stack stealing answers it).
+  void requestSplit() { remoteHunger_.store(true, std::memory_order_relaxed); }
+
+  // --- for the distributed stage (detail/distributed.hpp) ---
+  typename T::IncumbentT& incumbent() { return incumbent_; }
+  StopFlag& stopFlag() { return stop_; }
+  std::uint64_t tasksCreated() const { return created_.load(std::memory_order_acquire); }
+  std::uint64_t tasksFinished() const { return finished_.load(std::memory_order_acquire); }
+  void attachComm(comm::CommThread* c) { comm_.store(c, std::memory_order_release); }
+  // Spanning ranks (null: this process only) and this rank's slowdown factor (contention tests).
+  void setDistributed(const DistributedOptions* d, double slowdown) {
+    dist_ = d;
+    slowdown_ = slowdown;
+  }
 
   // How every task is run; set before the first task can arrive (before run(), or before a comm
   // thread injects).
@@ -107,6 +128,7 @@ class ParallelSearch {
   // through the body, until none is left (and release(), if the runtime is held).
   template <class Seed>
   SearchResult<M, K> run(Seed&& seed) {
+    if (dist_ && dist_->size > 1) return runDistributed(*this, seed, *dist_);
     const auto t0 = std::chrono::steady_clock::now();
     rt_.runAndWait([&] { seed(); });
     rt_.finishAccounts();
@@ -115,7 +137,8 @@ class ParallelSearch {
 
   std::vector<WorkerReport> reports() {
     std::vector<WorkerReport> out;
-    for (int i = 0; i < rt_.workers(); ++i) {
+    for (int i = 0; i < rt_.slots(); ++i) {
+      if (i == rt_.workers() && rt_.account(i).tasks() == 0) break;  // the spare slot, unused
       const WorkerAccount& a = rt_.account(i);
       out.push_back({i, a.tasks(), slots_[static_cast<std::size_t>(i)]->rules.stats, a.workTotal(), a.idleTotal(),
                      a.workRate()});
@@ -129,12 +152,29 @@ class ParallelSearch {
     if (!t) return;
     const int w = WorkerRuntime::currentWorker();
     rt_.taskStarted(w);
+    const auto start = std::chrono::steady_clock::now();
     body_(*slots_[static_cast<std::size_t>(w)], std::move(*t));
+    if (slowdown_ > 1.0) slowDown(start);
     rt_.taskEnded(w);
     // After the body: the tasks it pushed were counted first, so 0 is never seen too early.
+    finished_.fetch_add(1, std::memory_order_acq_rel);
     outstanding_.fetch_sub(1, std::memory_order_acq_rel);
+    if (comm::CommThread* c = comm_.load(std::memory_order_acquire)) {
+      if (stop_.requested() && !stopSent_.exchange(true)) c->requestStop(static_cast<int>(stop_.reason()));
+      if (pool_.size() == 0) c->wake();  // this rank may need work: let the comm thread steal now
+    }
   }
 
+  // A slow rank (--slow-ranks/--slowdown): busy time proportional to the task's own time.
+  void slowDown(std::chrono::steady_clock::time_point start) const {
+    const auto took = std::chrono::steady_clock::now() - start;
+    const auto until = std::chrono::steady_clock::now() +
+                       std::chrono::duration_cast<std::chrono::steady_clock::duration>(took * (slowdown_ - 1.0));
+    while (std::chrono::steady_clock::now() < until && !stop_.requested()) {
+    }
+  }
+
+ public:
   SearchResult<M, K> collect(double seconds) {
     SearchResult<M, K> r;
     for (auto& s : slots_) {
@@ -148,6 +188,7 @@ class ParallelSearch {
     return r;
   }
 
+ private:
   const typename T::Params& params_;
   StopFlag& stop_;
   typename T::IncumbentT incumbent_;
@@ -156,12 +197,20 @@ class ParallelSearch {
   std::vector<std::unique_ptr<Slot>> slots_;
   Body body_;
   alignas(64) std::atomic<std::size_t> outstanding_{0};
+  alignas(64) std::atomic<std::uint64_t> created_{0};
+  alignas(64) std::atomic<std::uint64_t> finished_{0};
+  std::atomic<bool> remoteHunger_{false};
+  std::atomic<bool> stopSent_{false};
+  std::atomic<comm::CommThread*> comm_{nullptr};
+  const DistributedOptions* dist_ = nullptr;
+  double slowdown_ = 1.0;
 };
 
 // Run a parallel skeleton with its optional outputs filled in.
 template <class Search, class Body, class Seed>
 auto runParallel(Search& s, const ParallelOptions& o, Body&& body, Seed&& seed) {
   s.setBody(std::forward<Body>(body));
+  s.setDistributed(o.distributed, o.slowdown);
   auto r = s.run(std::forward<Seed>(seed));
   if (o.workers) *o.workers = s.reports();
   return r;
