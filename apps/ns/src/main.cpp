@@ -19,6 +19,14 @@ struct Summary {
   jackdaw::StopReason stop = jackdaw::StopReason::None;
 };
 
+// Parallel and distributed skeletons run out of line: flattening them into every SIMD variant
+// (dispatch.hpp) would inline the whole runtime and comm layer four times over. Only the
+// sequential engine, the hot loop, is flattened.
+template <class M>
+[[gnu::noinline]] jackdaw::SearchResult<M, jackdaw::ns::Kind> runParallel(jackdaw::app::AppContext& ctx,
+                                                                        const jackdaw::SearchParams<long long>& p) {
+  return jackdaw::app::runSearch<M, jackdaw::ns::Kind>(ctx, {}, M::root(), p);
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -39,7 +47,13 @@ int main(int argc, char** argv) {
     SearchParams<long long> params;
     params.maxDepth = genus;
     const Summary s = ns::withModel(simd, genus, [&]<class M>() {
-      auto r = app::runSearch<M, ns::Kind>(ctx, {}, M::root(), params);
+      SearchResult<M, ns::Kind> r;
+      if (ctx.opts.skeleton == "seq" && ctx.size == 1) {
+        app::checkSetupAcrossRanks(ctx);
+        r = seq::search<M, ns::Kind>({}, M::root(), params, ctx.stop);
+      } else {
+        r = runParallel<M>(ctx, params);
+      }
       const auto& c = r.enumerator.get();
       return Summary{{c.begin(), c.begin() + genus + 1}, r.stats, r.seconds, r.stop};
     });

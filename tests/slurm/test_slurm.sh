@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# End-to-end test on a real (private, one-host) Slurm: brings up munged/slurmctld/slurmd, submits
+# the single-search script, a small policy campaign and a job that hits its time-limit signal,
+# checks answers and outputs, and stops every daemon it started (also on failure).
+#   test_slurm.sh SOURCE_DIR BUILD_DIR WORK_DIR
+set -euo pipefail
+src=$(cd "$1" && pwd); build=$(cd "$2" && pwd); work="$3"
+rm -rf "$work"; mkdir -p "$work"; work=$(cd "$work" && pwd)
+cluster="$src/tests/slurm/cluster.sh"
+trap '"$cluster" stop "$work/cluster"' EXIT
+"$cluster" start "$work/cluster" 4 >/dev/null
+export SLURM_CONF="$work/cluster/slurm.conf"
+export JACKDAW_HOME="$src" JACKDAW_BUILD="$build" RESULTS="$work/results"
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# Submit a batch script; print the job id.
+submit() { sbatch --parsable --chdir="$work" "$@"; }
+# Wait for a job to end (polling scontrol, as sbatch --wait polls slowly); print "STATE EXITCODE".
+wait_job() {
+  local id="$1" line state
+  for _ in $(seq 600); do
+    line=$(scontrol -o show job "$id" 2>/dev/null || true)
+    state=$(grep -o 'JobState=[A-Z_]*' <<<"$line" | cut -d= -f2)
+    case "$state" in COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY|PREEMPTED)
+      echo "$state $(grep -o 'ExitCode=[0-9:]*' <<<"$line" | cut -d= -f2)"; return 0 ;; esac
+    sleep 0.5
+  done
+  echo "STUCK ?"
+}
+results_of() { echo "$RESULTS/$2-$1"; }
+
+# 1. One search: 2 ranks x 1 worker, maxclique brock200_2 (omega = 12).
+id=$(APP=maxclique ARGS="instances/dimacs/brock200_2.clq --skeleton depth_bounded -d 1" \
+     submit --job-name=search --ntasks-per-node=2 --cpus-per-task=1 "$src/slurm/jackdaw-search.sbatch")
+read -r state code < <(wait_job "$id")
+out=$(results_of "$id" search)
+[ "$state" = COMPLETED ] || { cat "$work"/jackdaw-search-"$id".log >&2 || true; fail "search job $id: $state $code"; }
+grep -q "omega = 12" "$out/stdout" || fail "search job: wrong or missing answer: $(cat "$out/stdout")"
+[ -s "$out/stats.json" ] && [ -s "$out/command" ] || fail "search job: stats.json or command missing in $out"
+grep -q '"ranks": 2' "$out/stats.json" || fail "search job did not run on 2 ranks"
+echo "ok: search job $id (2 ranks, omega = 12, results in $out)"
+
+# 2. A bad input ends the job with a clear message in the job log and a failed state.
+id=$(APP=maxclique ARGS="instances/dimacs/no-such-graph.clq" \
+     submit --job-name=bad --ntasks-per-node=2 --cpus-per-task=1 "$src/slurm/jackdaw-search.sbatch")
+read -r state code < <(wait_job "$id")
+[ "$state" = FAILED ] || fail "bad-input job $id ended $state $code"
+grep -q "no-such-graph.clq" "$work/jackdaw-bad-$id.log" || fail "bad-input job log lacks the message"
+echo "ok: bad-input job $id failed with exit $code and the message in its log"
+
+# 3. A small campaign: ns genus 18, 1 and 2 ranks, both policies, 2 repetitions, all modes.
+id=$(APP=ns ARGS="-g 18 --skeleton budget -b 200" RANKS=1,2 REPS=2 MODES=isolated,slow,simultaneous \
+     submit --job-name=campaign --ntasks-per-node=2 --cpus-per-task=1 "$src/slurm/jackdaw-campaign.sbatch")
+read -r state code < <(wait_job "$id")
+out=$(results_of "$id" campaign)
+[ "$state" = COMPLETED ] || { cat "$work/jackdaw-campaign-$id.log" >&2 || true; fail "campaign job $id: $state $code"; }
+for f in table.md table.csv plots/runtime_vs_ranks.png plots/runtime_spread.png plots/per_rank.png; do
+  [ -s "$out/$f" ] || fail "campaign: $f missing"
+done
+grep -q "| simultaneous | 2 | performance |" "$out/table.md" || fail "campaign table lacks a row: $(cat "$out/table.md")"
+grep -q "0 failed" "$out/table.md" || fail "campaign had failed runs: $(cat "$out/table.md")"
+for s in $(ls "$out"/runs/*/stdout); do grep -q "^18: 13467" "$s" || fail "campaign run $s: wrong count"; done
+echo "ok: campaign job $id (table and plots in $out)"
+
+# 4. Graceful end: a search far too long for its 1-minute limit gets USR1 50 s before the end,
+#    stops on every rank and reports what it has, marked partial (exit 3).
+id=$(APP=ns ARGS="-g 60 --skeleton budget" \
+     submit --job-name=graceful --time=1 --signal=B:USR1@50 --ntasks-per-node=2 --cpus-per-task=1 \
+     "$src/slurm/jackdaw-search.sbatch")
+read -r state code < <(wait_job "$id")
+out=$(results_of "$id" graceful)
+[ "$state" = FAILED ] && [ "${code%%:*}" = 3 ] || { cat "$work/jackdaw-graceful-$id.log" >&2 || true; fail "graceful job $id: $state $code (want FAILED 3)"; }
+grep -qi "partial" "$out/stdout" || fail "graceful job: stdout not marked partial: $(cat "$out/stdout")"
+grep -q '"complete": false' "$out/stats.json" || fail "graceful job: stats not marked incomplete"
+echo "ok: graceful job $id stopped at its signal, partial result written"
+echo "slurm: all checks passed"
