@@ -36,7 +36,8 @@ def launcher_prefix(kind, ranks, threads):
     if kind == "auto":
         kind = "srun" if os.environ.get("SLURM_JOB_ID") else "mpirun"
     if kind == "srun":
-        return ["srun", "--mpi=pmix", "--overcommit", "-n", str(ranks), f"--cpus-per-task={threads}"]
+        # --overlap: simultaneous runs share the allocation's CPUs (that is the point of the mode)
+        return ["srun", "--mpi=pmix", "--overlap", "--overcommit", "-n", str(ranks), f"--cpus-per-task={threads}"]
     if kind == "mpirun":
         cmd = ["mpirun", "--oversubscribe", "-n", str(ranks)]
         if os.geteuid() == 0:
@@ -57,7 +58,8 @@ def start_run(args, out, run_id, mode, ranks, policy, rep):
         "--policy", policy, "--threads", str(args.threads),
         "--seed", str(args.seed + rep), "--stats", os.path.join(rdir, "stats.json")]
     if mode == "slow":
-        cmd += ["--slow-ranks", args.slow_ranks, "--slowdown", str(args.slowdown)]
+        slow = ",".join(r for r in args.slow_ranks.split(",") if int(r) < ranks)
+        cmd += ["--slow-ranks", slow, "--slowdown", str(args.slowdown)]
     with open(os.path.join(rdir, "command"), "w") as f:
         f.write(shlex.join(cmd) + "\n")
     stdout = open(os.path.join(rdir, "stdout"), "w")
@@ -107,6 +109,9 @@ def cmd_run(args):
         n = 0
         for mode in args.modes.split(","):
             for ranks in [int(r) for r in args.ranks.split(",")]:
+                if mode == "slow" and not [r for r in args.slow_ranks.split(",") if int(r) < ranks]:
+                    print(f"[campaign] skip: slow mode needs one of ranks {args.slow_ranks} in a {ranks}-rank job")
+                    continue
                 for rep in range(args.reps):
                     if mode == "simultaneous":
                         runs = []

@@ -32,6 +32,7 @@ struct Node {
   int next = 0;            // first sorted position a child may add
   std::vector<int> items;  // sorted positions chosen so far
   double getObj() const { return profit; }
+  template <class Archive> void serialize(Archive& ar) { ar(profit, weight, next, items); }  // crosses ranks
 };
 
 class Space {
