@@ -26,7 +26,10 @@ DistributedOptions distributedOptions(AppContext& ctx) {
   d.rank = ctx.rank;
   d.size = ctx.size;
   d.policy = ctx.opts.policy;
-  for (const auto& p : comm::policyParamTable()) p.set(d.policyContext, ctx.opts.policyParams.at(p.flag));
+  for (const auto& p : comm::policyParamTable()) {
+    const auto it = ctx.opts.policyParams.find(p.flag);  // absent when no CLI filled the options
+    p.set(d.policyContext, it != ctx.opts.policyParams.end() ? it->second : p.defaultValue);
+  }
   d.policyContext.seed = ctx.opts.seed;
   d.comm.stealHalf = ctx.opts.chunked;
   d.comm.seed = ctx.opts.seed;
