@@ -53,11 +53,10 @@ TEST(WorkerRuntime, RunsEveryTaskAndCountsWorkers) {
     rt.runAndWait([&] {
       for (int i = 0; i < 100; ++i)
         rt.spawn([&] {
-          const int me = jackdaw::WorkerRuntime::currentWorker();
+          jackdaw::WorkerRuntime::TaskScope t(rt);
+          const int me = t.worker();
           if (me < 0 || me >= w) badIndex = true;
-          rt.taskStarted(me);
           done.fetch_add(1);
-          rt.taskEnded(me);
         });
     });
     EXPECT_EQ(done.load(), 100);

@@ -5,8 +5,8 @@
 //   rt.runAndWait([&] { rt.spawn([&] { ... rt.spawn(...); ... }); });   // returns when all are done
 //
 // oneTBB sleeps and wakes the workers: an idle worker costs no CPU. Worker identity is
-// tbb::this_task_arena::current_thread_index(), in [0, workers()); the thread that calls
-// runAndWait joins the arena as one of the W workers.
+// currentWorker(), in [0, workers()); the thread that calls runAndWait joins the arena as one
+// of the W workers. A task brackets its body with a TaskScope (accounting, and the 1-worker gate).
 //
 // Seam for a distributed stage (a comm thread outside the arena):
 //   inject(f)           run f on a worker, callable from any thread (arena enqueue; counted by wait)
@@ -25,6 +25,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <semaphore>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -50,9 +51,6 @@ class WorkerRuntime {
       : workers_(o.threads > 0 ? o.threads : CpuSet::current().count()),
         arena_(workers_, 1),
         start_(std::chrono::steady_clock::now()) {
-    // One account more than workers: a task enqueued from outside (inject) into an arena whose
-    // only slot is the caller's may make oneTBB add a worker temporarily to guarantee progress
-    // ("mandatory concurrency"); that thread's index is workers().
     accounts_.reserve(static_cast<std::size_t>(slots()));
     for (int i = 0; i < slots(); ++i) accounts_.push_back(std::make_unique<PaddedAccount>(o.rate));
     arena_.initialize();
@@ -63,12 +61,14 @@ class WorkerRuntime {
   WorkerRuntime& operator=(const WorkerRuntime&) = delete;
 
   int workers() const noexcept { return workers_; }
-  // Thread indices that can occur in the arena: workers() plus oneTBB's progress guarantee.
-  int slots() const noexcept { return workers_ + 1; }
-  // The calling worker's index, or -1 outside the arena.
-  static int currentWorker() noexcept {
+  // Worker indices: [0, slots()) with slots() == workers().
+  int slots() const noexcept { return workers_; }
+  // The calling worker's index, or -1 outside the arena. With one worker every task holds the
+  // gate (TaskScope), so the index is 0 whichever thread oneTBB runs it on.
+  int currentWorker() const noexcept {
     const int i = tbb::this_task_arena::current_thread_index();
-    return i == tbb::task_arena::not_initialized ? -1 : i;
+    if (i == tbb::task_arena::not_initialized) return -1;
+    return workers_ == 1 ? 0 : i;
   }
 
   // Run f inside the arena, then wait for every task spawned into the group (and for release()
@@ -76,7 +76,10 @@ class WorkerRuntime {
   template <class F>
   void runAndWait(F&& f) {
     arena_.execute([&] {
-      f();
+      {
+        Gate g(*this);
+        f();
+      }
       group_.wait();
       tsanAcquire(&tasksDone_);
     });
@@ -103,15 +106,49 @@ class WorkerRuntime {
     }
   }
 
-  // Bracket one task on the calling worker: its busy/idle cycle and the running count.
-  void taskStarted(int w) {
-    running_.fetch_add(1, std::memory_order_relaxed);
-    accounts_[static_cast<std::size_t>(w)]->acc.startWork(nowUs());
-  }
-  void taskEnded(int w) {
-    accounts_[static_cast<std::size_t>(w)]->acc.endWork(nowUs());
-    running_.fetch_sub(1, std::memory_order_relaxed);
-  }
+ private:
+  // oneTBB adds a thread to a 1-worker arena to run work enqueued from outside (inject; its
+  // "mandatory concurrency"), and that thread and the caller of runAndWait may then both run
+  // tasks: a 1-worker rank would use two cores. With one worker, a task holds this gate. With
+  // more, the arena itself never runs more than workers() threads.
+  class Gate {
+   public:
+    explicit Gate(WorkerRuntime& rt) : sem_(rt.workers_ == 1 ? &rt.oneWorker_ : nullptr) {
+      if (sem_) sem_->acquire();
+    }
+    ~Gate() {
+      if (sem_) sem_->release();
+    }
+    Gate(const Gate&) = delete;
+    Gate& operator=(const Gate&) = delete;
+
+   private:
+    std::binary_semaphore* sem_;
+  };
+
+ public:
+  // Brackets one task on the calling worker: its busy/idle cycle, the running count and, with
+  // one worker, the gate. Exception-safe, so a throwing task cannot keep the gate shut.
+  //   WorkerRuntime::TaskScope t(rt);  run(t.worker());
+  class TaskScope {
+   public:
+    explicit TaskScope(WorkerRuntime& rt) : rt_(rt), gate_(rt), w_(rt.currentWorker()) {
+      rt_.running_.fetch_add(1, std::memory_order_relaxed);
+      rt_.account(w_).startWork(rt_.nowUs());
+    }
+    ~TaskScope() {
+      rt_.account(w_).endWork(rt_.nowUs());
+      rt_.running_.fetch_sub(1, std::memory_order_relaxed);
+    }
+    TaskScope(const TaskScope&) = delete;
+    TaskScope& operator=(const TaskScope&) = delete;
+    int worker() const noexcept { return w_; }
+
+   private:
+    WorkerRuntime& rt_;
+    Gate gate_;
+    int w_;
+  };
 
   int runningTasks() const noexcept { return running_.load(std::memory_order_relaxed); }
   int idleWorkers() const noexcept { return std::max(0, workers_ - runningTasks()); }
@@ -182,7 +219,9 @@ class WorkerRuntime {
    public:
     explicit Binder(tbb::task_arena& a) : tbb::task_scheduler_observer(a) { observe(true); }
     ~Binder() override { observe(false); }
-    void on_scheduler_entry(bool) override { CpuSet::current().bindThisThread(currentWorker()); }
+    void on_scheduler_entry(bool) override {
+      CpuSet::current().bindThisThread(tbb::this_task_arena::current_thread_index());
+    }
     void on_scheduler_exit(bool isWorker) override {
       if (!isWorker) CpuSet::current().unbindThisThread();
     }
@@ -197,6 +236,7 @@ class WorkerRuntime {
   std::unique_ptr<Binder> binder_;
   std::mutex holdMutex_;
   std::optional<tbb::task_handle> hold_;
+  std::binary_semaphore oneWorker_{1};
   char tasksDone_ = 0;  // only its address is used (ThreadSanitizer annotations)
 };
 

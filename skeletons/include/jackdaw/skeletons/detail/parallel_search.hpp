@@ -69,7 +69,7 @@ class ParallelSearch {
   WorkerRuntime& runtime() { return rt_; }
   Pool& pool() { return pool_; }
   const typename T::Params& params() const { return params_; }
-  Slot& self() { return *slots_[static_cast<std::size_t>(WorkerRuntime::currentWorker())]; }
+  Slot& self() { return *slots_[static_cast<std::size_t>(rt_.currentWorker())]; }
 
   // From a worker: a new task, and a token that will run it (or a sibling) on some worker.
   void push(TaskT t) {
@@ -138,7 +138,6 @@ class ParallelSearch {
   std::vector<WorkerReport> reports() {
     std::vector<WorkerReport> out;
     for (int i = 0; i < rt_.slots(); ++i) {
-      if (i == rt_.workers() && rt_.account(i).tasks() == 0) break;  // the spare slot, unused
       const WorkerAccount& a = rt_.account(i);
       out.push_back({i, a.tasks(), slots_[static_cast<std::size_t>(i)]->rules.stats, a.workTotal(), a.idleTotal(),
                      a.workRate()});
@@ -150,12 +149,12 @@ class ParallelSearch {
   void token() {
     std::optional<TaskT> t = pool_.pop();
     if (!t) return;
-    const int w = WorkerRuntime::currentWorker();
-    rt_.taskStarted(w);
-    const auto start = std::chrono::steady_clock::now();
-    body_(*slots_[static_cast<std::size_t>(w)], std::move(*t));
-    if (slowdown_ > 1.0) slowDown(start);
-    rt_.taskEnded(w);
+    {
+      WorkerRuntime::TaskScope scope(rt_);
+      const auto start = std::chrono::steady_clock::now();
+      body_(*slots_[static_cast<std::size_t>(scope.worker())], std::move(*t));
+      if (slowdown_ > 1.0) slowDown(start);
+    }
     // After the body: the tasks it pushed were counted first, so 0 is never seen too early.
     finished_.fetch_add(1, std::memory_order_acq_rel);
     outstanding_.fetch_sub(1, std::memory_order_acq_rel);
