@@ -4,12 +4,12 @@
 # contended (slow ranks; simultaneous runs). Writes bench/results/policies.md and its plots.
 #   bench/policies/run.sh [BUILD_DIR]      env: REPS (default 10), RANKS (default 4),
 #                                            POLICIES (default random,performance,proportional),
-#                                            MC_GRAPH (brock400_4), NS_GENUS (38)
+#                                            MC_GRAPH (brock400_4), NS_GENUS (40)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build="${1:-build}"
 reps="${REPS:-10}"; ranks="${RANKS:-4}"; policies="${POLICIES:-random,performance,proportional}"
-graph="${MC_GRAPH:-brock400_4}"; genus="${NS_GENUS:-38}"
+graph="${MC_GRAPH:-brock400_4}"; genus="${NS_GENUS:-40}"
 out="results/policies-$(date -u +%Y%m%dT%H%M%SZ)"
 py=/usr/bin/python3
 mkdir -p "$out"
