@@ -8,8 +8,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "jackdaw/core/work_pool.hpp"
-#include "jackdaw/skeletons/detail/parallel_search.hpp"
+#include "jackdaw/skeletons/detail/depth_pool_search.hpp"
 
 namespace jackdaw::budget {
 
@@ -17,8 +16,7 @@ template <SearchModel M, SearchKind K>
 SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
                           const typename SearchTypes<M, K>::Params& params, StopFlag& stop,
                           const ParallelOptions& opts) {
-  using S = detail::ParallelSearch<M, K, DepthPool<detail::Task<typename M::Node>>>;
-  S s(space, params, stop, opts.runtime);
+  using S = detail::DepthPoolSearch<M, K>;
   struct Hooks {
     S& s;
     std::uint64_t budget;
@@ -30,12 +28,8 @@ SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
                           [this](typename M::Node&& c, int d) { s.push({std::move(c), d}); });
     }
   };
-  auto body = [&s](typename S::Slot& slot, typename S::TaskT&& t) {
-    Hooks h{s, s.params().backtrackBudget};
-    DepthFirst<M, K, Hooks> dfs(slot.rules, h);
-    dfs.run(std::move(t.node), t.depth);
-  };
-  return detail::runParallel(s, opts, body, [&] { s.push({std::move(root), 0}); });
+  return detail::searchFromRoot<M, K>(space, std::move(root), params, stop, opts,
+                                      [](S& s) { return Hooks{s, s.params().backtrackBudget}; });
 }
 
 template <SearchModel M, SearchKind K>

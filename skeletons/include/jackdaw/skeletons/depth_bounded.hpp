@@ -7,8 +7,7 @@
 // Children the bound already prunes are never spawned (the engine bound-tests before spawn()).
 #pragma once
 
-#include "jackdaw/core/work_pool.hpp"
-#include "jackdaw/skeletons/detail/parallel_search.hpp"
+#include "jackdaw/skeletons/detail/depth_pool_search.hpp"
 
 namespace jackdaw::depth_bounded {
 
@@ -16,20 +15,15 @@ template <SearchModel M, SearchKind K>
 SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
                           const typename SearchTypes<M, K>::Params& params, StopFlag& stop,
                           const ParallelOptions& opts) {
-  using S = detail::ParallelSearch<M, K, DepthPool<detail::Task<typename M::Node>>>;
-  S s(space, params, stop, opts.runtime);
+  using S = detail::DepthPoolSearch<M, K>;
   struct Hooks {
     S& s;
     int cutoff;
     bool spawnsChildrenOf(int depth) const { return depth < cutoff; }
     void spawn(typename M::Node&& child, int depth) { s.push({std::move(child), depth}); }
   };
-  auto body = [&s](typename S::Slot& slot, typename S::TaskT&& t) {
-    Hooks h{s, s.params().spawnDepth};
-    DepthFirst<M, K, Hooks> dfs(slot.rules, h);
-    dfs.run(std::move(t.node), t.depth);
-  };
-  return detail::runParallel(s, opts, body, [&] { s.push({std::move(root), 0}); });
+  return detail::searchFromRoot<M, K>(space, std::move(root), params, stop, opts,
+                                      [](S& s) { return Hooks{s, s.params().spawnDepth}; });
 }
 
 template <SearchModel M, SearchKind K>

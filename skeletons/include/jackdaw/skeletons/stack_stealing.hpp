@@ -12,8 +12,7 @@
 #include <cstddef>
 #include <limits>
 
-#include "jackdaw/core/work_pool.hpp"
-#include "jackdaw/skeletons/detail/parallel_search.hpp"
+#include "jackdaw/skeletons/detail/depth_pool_search.hpp"
 
 namespace jackdaw::stack_stealing {
 
@@ -21,8 +20,7 @@ template <SearchModel M, SearchKind K>
 SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
                           const typename SearchTypes<M, K>::Params& params, StopFlag& stop,
                           const ParallelOptions& opts) {
-  using S = detail::ParallelSearch<M, K, DepthPool<detail::Task<typename M::Node>>>;
-  S s(space, params, stop, opts.runtime);
+  using S = detail::DepthPoolSearch<M, K>;
   const std::size_t perSplit = opts.chunked ? std::numeric_limits<std::size_t>::max() : 1;
   struct Hooks {
     S& s;
@@ -32,12 +30,8 @@ SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
       dfs.splitShallowest(perSplit, [this](typename M::Node&& c, int d) { s.push({std::move(c), d}); });
     }
   };
-  auto body = [&s, perSplit](typename S::Slot& slot, typename S::TaskT&& t) {
-    Hooks h{s, perSplit};
-    DepthFirst<M, K, Hooks> dfs(slot.rules, h);
-    dfs.run(std::move(t.node), t.depth);
-  };
-  return detail::runParallel(s, opts, body, [&] { s.push({std::move(root), 0}); });
+  return detail::searchFromRoot<M, K>(space, std::move(root), params, stop, opts,
+                                      [perSplit](S& s) { return Hooks{s, perSplit}; });
 }
 
 template <SearchModel M, SearchKind K>

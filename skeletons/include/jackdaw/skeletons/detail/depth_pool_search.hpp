@@ -1,0 +1,35 @@
+// The common shape of depth_bounded, budget and stack_stealing: a depth pool of tasks, the root
+// as the first task, and every task a depth-first search whose hooks (when to spawn or split)
+// are the skeleton's own. A skeleton supplies only hooksFor(search) -> Hooks:
+//
+//   using S = detail::DepthPoolSearch<M, K>;
+//   struct Hooks { S& s; ... };                       // engine hooks, see core/depth_first.hpp
+//   return detail::searchFromRoot<M, K>(space, std::move(root), params, stop, opts,
+//                                       [](S& s) { return Hooks{s, ...}; });
+#pragma once
+
+#include <utility>
+
+#include "jackdaw/core/work_pool.hpp"
+#include "jackdaw/skeletons/detail/parallel_search.hpp"
+
+namespace jackdaw::detail {
+
+template <SearchModel M, SearchKind K>
+using DepthPoolSearch = ParallelSearch<M, K, DepthPool<Task<typename M::Node>>>;
+
+template <SearchModel M, SearchKind K, class HooksFor>
+SearchResult<M, K> searchFromRoot(const typename M::Space& space, typename M::Node root,
+                                  const typename SearchTypes<M, K>::Params& params, StopFlag& stop,
+                                  const ParallelOptions& opts, HooksFor hooksFor) {
+  using S = DepthPoolSearch<M, K>;
+  S s(space, params, stop, opts.runtime);
+  auto body = [&s, &hooksFor](typename S::Slot& slot, typename S::TaskT&& t) {
+    auto hooks = hooksFor(s);
+    DepthFirst<M, K, decltype(hooks)> dfs(slot.rules, hooks);
+    dfs.run(std::move(t.node), t.depth);
+  };
+  return runParallel(s, opts, body, [&] { s.push({std::move(root), 0}); });
+}
+
+}  // namespace jackdaw::detail
