@@ -1,6 +1,9 @@
 // apps/common wiring: runSearch dispatches on --skeleton, and runJson reports every worker.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <thread>
+
 #include "../core/toy_models.hpp"
 #include "jackdaw/app/report.hpp"
 #include "jackdaw/app/run.hpp"
@@ -33,6 +36,32 @@ TEST(RunSearch, EverySkeletonByNameWithPerWorkerJson) {
     }
     EXPECT_EQ(nodes, r.stats.nodes) << skel;
     EXPECT_TRUE(j.contains("mean_work_rate"));
+  }
+}
+
+// --progress reads ctx.live while the search runs: monotone, and equal to the result's nodes
+// once the search is over (the registered counters keep their nodes in the total).
+TEST(RunSearch, LiveNodesAreMonotoneAndEndAtTheResult) {
+  for (const char* skel : {"seq", "depth_bounded", "budget", "stack_stealing", "ordered"}) {
+    app::AppContext ctx;
+    ctx.opts.skeleton = skel;
+    ctx.opts.threads = std::string(skel) == "seq" ? 0 : 2;
+    ctx.opts.budget = 50;
+    std::atomic<bool> done{false}, monotone{true};
+    std::thread reader([&] {
+      std::uint64_t last = 0;
+      while (!done.load()) {
+        const std::uint64_t n = ctx.live.nodes();
+        if (n < last) monotone = false;
+        last = n;
+      }
+    });
+    auto r = app::runSearch<toy::Queens, Enumeration<toy::CountSolutions>>(ctx, {10}, {}, SearchParams<int>{});
+    done = true;
+    reader.join();
+    EXPECT_EQ(r.enumerator.get(), 724u) << skel;  // OEIS A000170
+    EXPECT_TRUE(monotone.load()) << skel;
+    EXPECT_EQ(ctx.live.nodes(), r.stats.nodes) << skel;
   }
 }
 

@@ -69,7 +69,9 @@ int runMain(int argc, char** argv, const std::string& name, const std::string& d
     if (ctx.rank == 0) std::cerr << name << ": error: " << e.what() << "\n(run with --help for the options)\n";
     return kBadInput;
   }
-  ctx.log->set_level(spdlog::level::from_str(ctx.opts.logLevel));
+  // Asking for --progress is asking to see info lines, unless --log-level says otherwise.
+  const bool progressShown = ctx.opts.progressSeconds > 0 && cli.count("--log-level") == 0;
+  ctx.log->set_level(progressShown ? spdlog::level::info : spdlog::level::from_str(ctx.opts.logLevel));
   ctx.log->debug("MPI thread level {}, {} rank(s)", comm::threadLevelName(mpi->threadLevel()), ctx.size);
   // Slurm's time-limit signal (USR1), scancel's TERM and ^C stop the search cleanly: partial result.
   SignalStop signals([&ctx](int sig) {

@@ -49,7 +49,7 @@ void addCommonOptions(CLI::App& app, CommonOptions& o) {
   app.add_option("--log-level", o.logLevel, "trace, debug, info, warn, error, off")
       ->capture_default_str()
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
-  app.add_option("--progress", o.progressSeconds, "Log a progress line every S seconds (0: never)")
+  app.add_option("--progress", o.progressSeconds, "Log a progress line every S seconds (0: never); shown at log level info, the default with it")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1e9));
 }
@@ -62,7 +62,6 @@ void validate(const CommonOptions& o) {
   if (o.chunked && o.skeleton != "stack_stealing") throw InputError("--chunked applies only to --skeleton stack_stealing");
   if (o.discrepancy && o.skeleton != "ordered") throw InputError("--discrepancy applies only to --skeleton ordered");
   if (!o.slowRanks.empty() && o.skeleton == "seq") throw InputError("--slow-ranks needs a parallel --skeleton");
-  if (o.progressSeconds > 0) throw InputError("--progress is not yet available in this build");
 }
 
 std::vector<int> parseRankList(const std::string& list, int size) {

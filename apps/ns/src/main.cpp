@@ -50,7 +50,8 @@ int main(int argc, char** argv) {
       SearchResult<M, ns::Kind> r;
       if (ctx.opts.skeleton == "seq" && ctx.size == 1) {
         app::checkSetupAcrossRanks(ctx);
-        r = seq::search<M, ns::Kind>({}, M::root(), params, ctx.stop);
+        app::ProgressLog progress(ctx);
+        r = seq::search<M, ns::Kind>({}, M::root(), params, ctx.stop, &ctx.live);
       } else {
         r = runParallel<M>(ctx, params);
       }

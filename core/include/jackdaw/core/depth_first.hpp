@@ -115,7 +115,7 @@ class DepthFirst {
         Generator gen(rules_.space(), f.node);
         const auto k = static_cast<std::size_t>(gen.numChildren);
         rules_.acc.accumulateChildren(f.node, k);
-        rules_.stats.nodes += k;
+        rules_.stats.addNodes(k);
         if (k > 0 && static_cast<std::uint64_t>(f.depth + 1) > rules_.stats.maxDepth) rules_.stats.maxDepth = f.depth + 1;
         return false;
       }

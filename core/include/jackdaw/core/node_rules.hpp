@@ -51,7 +51,7 @@ class NodeRules {
 
   // Visit a node that survived the bound: count it, fold it, or test its objective.
   void visit(const Node& n, int depth) {
-    ++stats.nodes;
+    stats.addNodes(1);
     if (static_cast<std::uint64_t>(depth) > stats.maxDepth) stats.maxDepth = depth;
     if constexpr (isEnumeration<K>) {
       acc.accumulate(n);

@@ -2,6 +2,7 @@
 //
 //   auto r = jackdaw::seq::search<MyModel, jackdaw::Optimisation>(space, root, params);
 //   r.objective, r.best, r.stats ...
+//   seq::search<M, K>(space, root, params, stop, &live);   // nodes readable meanwhile (LiveNodes)
 //
 // It is the reference every other skeleton must agree with.
 #pragma once
@@ -11,13 +12,15 @@
 
 #include "jackdaw/core/depth_first.hpp"
 #include "jackdaw/core/enumerators.hpp"
+#include "jackdaw/core/live_nodes.hpp"
 #include "jackdaw/core/result.hpp"
 
 namespace jackdaw::seq {
 
 template <SearchModel M, SearchKind K>
 SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
-                          const typename SearchTypes<M, K>::Params& params, StopFlag& stop) {
+                          const typename SearchTypes<M, K>::Params& params, StopFlag& stop,
+                          LiveNodes* live = nullptr) {
   using T = SearchTypes<M, K>;
   if constexpr (isDecision<K>) {
     if (!params.expectedObjective) throw std::invalid_argument("decision search needs params.expectedObjective");
@@ -25,6 +28,7 @@ SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
   const auto t0 = std::chrono::steady_clock::now();
   typename T::IncumbentT incumbent(params.initialBound);
   NodeRules<M, K> rules(space, params, &incumbent, stop);
+  LiveNodes::Registration counted(live, {&rules.stats});
   NoHooks hooks;
   DepthFirst<M, K> dfs(rules, hooks);
   dfs.run(std::move(root), 0);

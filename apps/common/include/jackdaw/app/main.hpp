@@ -17,6 +17,7 @@
 #include <spdlog/logger.h>
 
 #include "jackdaw/app/options.hpp"
+#include "jackdaw/core/live_nodes.hpp"
 #include "jackdaw/core/stop.hpp"
 #include "jackdaw/core/worker_report.hpp"
 
@@ -44,6 +45,7 @@ struct AppContext {
   bool setupChecked = false;        // runSearch passed the collective set-up check
   nlohmann::json distributed;       // rank 0: the "distributed" section of --stats
   StopFlag stop;                    // set by SIGUSR1 / SIGTERM / SIGINT: the search stops, partial
+  LiveNodes live;                   // nodes of the running search, for --progress
   std::vector<std::string> argv;    // the exact command line (for --stats)
 };
 

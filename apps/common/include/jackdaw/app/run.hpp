@@ -2,13 +2,15 @@
 // so every app gets every skeleton (and later every rank layout) without change.
 //
 // The skeleton options (-d, -b, --threads, --bind, --chunked, --discrepancy) come from ctx.opts;
-// per-worker statistics of parallel skeletons are added to ctx.workers for the --stats JSON.
+// per-worker statistics of parallel skeletons are added to ctx.workers for the --stats JSON;
+// --progress lines are logged while it runs.
 #pragma once
 
 #include <stdexcept>
 #include <vector>
 
 #include "jackdaw/app/main.hpp"
+#include "jackdaw/app/progress.hpp"
 #include "jackdaw/app/report.hpp"
 #include "jackdaw/core/errors.hpp"
 #include "jackdaw/core/result.hpp"
@@ -44,7 +46,8 @@ SearchResult<M, K> runSearch(AppContext& ctx, const typename M::Space& space, ty
   auto params = given;
   params.spawnDepth = o.spawnDepth;
   params.backtrackBudget = o.budget;
-  if (o.skeleton == "seq") return seq::search<M, K>(space, std::move(root), params, ctx.stop);
+  ProgressLog progress(ctx);
+  if (o.skeleton == "seq") return seq::search<M, K>(space, std::move(root), params, ctx.stop, &ctx.live);
 
   std::vector<WorkerReport> reports;
   const DistributedOptions dist = distributedOptions(ctx);
@@ -55,6 +58,7 @@ SearchResult<M, K> runSearch(AppContext& ctx, const typename M::Space& space, ty
   po.discrepancy = o.discrepancy;
   po.workers = &reports;
   po.distributed = &dist;
+  po.live = &ctx.live;
   for (int r : parseRankList(o.slowRanks, ctx.size))
     if (r == ctx.rank) po.slowdown = o.slowdown;
   SearchResult<M, K> r;

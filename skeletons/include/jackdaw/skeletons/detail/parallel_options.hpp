@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "jackdaw/core/live_nodes.hpp"
 #include "jackdaw/core/worker_report.hpp"
 #include "jackdaw/core/worker_runtime.hpp"
 
@@ -15,6 +16,7 @@ struct ParallelOptions {
   std::vector<WorkerReport>* workers = nullptr;  // if set, receives one report per worker
   const struct DistributedOptions* distributed = nullptr;  // spanning ranks (detail/distributed.hpp)
   double slowdown = 1.0;                     // >1: this rank is made slower (contention experiments)
+  LiveNodes* live = nullptr;                 // if set, the workers' node counts are readable meanwhile
 };
 
 }  // namespace jackdaw

@@ -135,6 +135,12 @@ class ParallelSearch {
     return collect(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
 
+  std::vector<const SearchStats*> workerStats() const {
+    std::vector<const SearchStats*> out;
+    for (const auto& slot : slots_) out.push_back(&slot->rules.stats);
+    return out;
+  }
+
   std::vector<WorkerReport> reports() {
     std::vector<WorkerReport> out;
     for (int i = 0; i < rt_.slots(); ++i) {
@@ -210,6 +216,7 @@ template <class Search, class Body, class Seed>
 auto runParallel(Search& s, const ParallelOptions& o, Body&& body, Seed&& seed) {
   s.setBody(std::forward<Body>(body));
   s.setDistributed(o.distributed, o.slowdown);
+  LiveNodes::Registration counted(o.live, s.workerStats());
   auto r = s.run(std::forward<Seed>(seed));
   if (o.workers) *o.workers = s.reports();
   return r;

@@ -1,0 +1,36 @@
+// --progress S: while in scope, logs a line every S seconds with the nodes searched so far and
+// the rate over the last interval. On several ranks each rank logs its own line (the logger
+// names the rank), so a slow or starved rank shows in the job log.
+//
+//   jackdaw::app::ProgressLog progress(ctx);              // no thread when --progress is 0
+//   seq::search<M, K>(space, root, params, ctx.stop, &ctx.live);
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include "jackdaw/app/main.hpp"
+
+namespace jackdaw::app {
+
+class ProgressLog {
+ public:
+  explicit ProgressLog(AppContext& ctx);
+  ~ProgressLog();
+  ProgressLog(const ProgressLog&) = delete;
+  ProgressLog& operator=(const ProgressLog&) = delete;
+
+ private:
+  void loop();
+
+  AppContext& ctx_;
+  std::chrono::duration<double> every_;
+  std::mutex m_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  std::thread thread_;
+};
+
+}  // namespace jackdaw::app

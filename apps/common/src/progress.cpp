@@ -1,0 +1,42 @@
+#include "jackdaw/app/progress.hpp"
+
+#include <spdlog/logger.h>
+
+namespace jackdaw::app {
+
+ProgressLog::ProgressLog(AppContext& ctx) : ctx_(ctx), every_(ctx.opts.progressSeconds) {
+  if (ctx.opts.progressSeconds > 0) thread_ = std::thread([this] { loop(); });
+}
+
+ProgressLog::~ProgressLog() {
+  {
+    std::lock_guard lock(m_);
+    done_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void ProgressLog::loop() {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  auto last = start;
+  std::uint64_t lastNodes = ctx_.live.nodes();
+  std::unique_lock lock(m_);
+  // The next line is due `every_` after the previous one; a late wake-up does not shift the rest.
+  auto due = start + std::chrono::duration_cast<Clock::duration>(every_);
+  while (!cv_.wait_until(lock, due, [this] { return done_; })) {
+    const auto now = Clock::now();
+    const std::uint64_t nodes = ctx_.live.nodes();
+    const double interval = std::chrono::duration<double>(now - last).count();
+    const double rate = interval > 0 ? static_cast<double>(nodes - lastNodes) / interval : 0.0;
+    ctx_.log->info("progress: {:.2f} s, {} nodes, {:.3g} nodes/s over the last {:.2f} s",
+                   std::chrono::duration<double>(now - start).count(), nodes, rate, interval);
+    last = now;
+    lastNodes = nodes;
+    due += std::chrono::duration_cast<Clock::duration>(every_);
+    if (due < now) due = now + std::chrono::duration_cast<Clock::duration>(every_);
+  }
+}
+
+}  // namespace jackdaw::app
