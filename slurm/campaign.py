@@ -19,6 +19,7 @@ The same commands work on a laptop (mpirun) and inside a Slurm allocation (srun 
 import argparse
 import csv
 import json
+import math
 import os
 import shlex
 import shutil
@@ -121,8 +122,15 @@ def cmd_run(args):
                         for r in runs:
                             failures += finish_run(r, args.timeout, writer, manifest) != 0
                     else:
-                        # A B A B ...: the same order every repetition, one run at a time.
-                        for p in policies:
+                        # One run at a time, every policy once per repetition. With --order rotate
+                        # repetition k starts at policy k (A B C, B C A, C A B, ...), so no policy
+                        # always holds the same place in the sequence: a fixed order once gave one
+                        # policy a +16 % "win" that vanished when the order changed.
+                        order = policies
+                        if args.order == "rotate":
+                            k = rep % len(policies)
+                            order = policies[k:] + policies[:k]
+                        for p in order:
                             n += 1
                             r = start_run(args, out, f"{n:04d}", mode, ranks, p, rep)
                             failures += finish_run(r, args.timeout, writer, manifest) != 0
@@ -195,16 +203,51 @@ def summarise(runs):
         b = base.get((r["mode"], r["ranks"]))
         r["speedup_mean_pct"] = (b["mean_s"] - r["mean_s"]) / r["mean_s"] * 100 if b else float("nan")
         r["speedup_median_pct"] = (b["median_s"] - r["median_s"]) / r["median_s"] * 100 if b else float("nan")
+    paired_speedups(rows, runs)
     return rows
+
+
+def paired_speedups(rows, runs):
+    """Runs alternate policy by policy, so rep k of random and rep k of a policy ran back to back
+    (or, simultaneous, at the same time): per pair (4.1) on the two times, then the median over
+    pairs with a 95 % bootstrap interval (numpy, fixed seed) and how many pairs the policy won.
+    A interval that straddles 0 means this campaign cannot tell the policies apart."""
+    import numpy as np
+    times = {(r["mode"], r["ranks"], r["policy"], r["rep"]): r["seconds"] for r in runs if r["ok"]}
+    rng = np.random.default_rng(1)
+    for row in rows:
+        row.update(paired_median_pct=float("nan"), paired_lo_pct=float("nan"), paired_hi_pct=float("nan"),
+                   pairs_won="—")
+        if row["policy"] == "random":
+            continue
+        sp = []
+        for (mode, ranks, policy, rep), t in times.items():
+            base = times.get((mode, ranks, "random", rep))
+            if (mode, ranks, policy) == (row["mode"], row["ranks"], row["policy"]) and base and t > 0:
+                sp.append((base - t) / t * 100)
+        if not sp:
+            continue
+        a = np.array(sp)
+        boot = np.median(rng.choice(a, size=(10000, len(a)), replace=True), axis=1)
+        row["paired_median_pct"] = float(np.median(a))
+        row["paired_lo_pct"], row["paired_hi_pct"] = (float(x) for x in np.percentile(boot, [2.5, 97.5]))
+        row["pairs_won"] = f"{int((a > 0).sum())}/{len(a)}"
 
 
 COLUMNS = [("mode", "mode", "{}"), ("ranks", "ranks", "{}"), ("policy", "policy", "{}"), ("runs", "runs", "{}"),
            ("mean_s", "mean s", "{:.3f}"), ("median_s", "median s", "{:.3f}"), ("min_s", "min s", "{:.3f}"),
            ("max_s", "max s", "{:.3f}"), ("speedup_mean_pct", "speedup % (mean, 4.1)", "{:+.1f}"),
            ("speedup_median_pct", "speedup % (median)", "{:+.1f}"),
+           ("paired_median_pct", "paired speedup % (median)", "{:+.1f}"),
+           ("paired_lo_pct", "95 % CI low", "{:+.1f}"), ("paired_hi_pct", "95 % CI high", "{:+.1f}"),
+           ("pairs_won", "pairs won", "{}"),
            ("variability_pct", "variability % (4.2)", "{:.1f}"), ("steals_per_run", "steals/run", "{:.0f}"),
            ("failed_steal_pct", "failed steals %", "{:.1f}"), ("idle_pct", "idle %", "{:.1f}"),
            ("nodes_median", "nodes (median)", "{:.0f}")]
+
+
+def cell(fmt, v):
+    return "—" if isinstance(v, float) and math.isnan(v) else fmt.format(v)
 
 
 def write_tables(out, rows, runs):
@@ -218,7 +261,7 @@ def write_tables(out, rows, runs):
         f.write("| " + " | ".join(c[1] for c in COLUMNS) + " |\n")
         f.write("|" + "---|" * len(COLUMNS) + "\n")
         for r in rows:
-            f.write("| " + " | ".join(c[2].format(r[c[0]]) for c in COLUMNS) + " |\n")
+            f.write("| " + " | ".join(cell(c[2], r[c[0]]) for c in COLUMNS) + " |\n")
         f.write(f"\n{len(runs)} runs, {len(failed)} failed or incomplete (excluded).\n")
         for r in failed:
             f.write(f"- run {r['id']} ({r['mode']}, {r['ranks']} ranks, {r['policy']}): exit {r['exit']}\n")
@@ -323,6 +366,8 @@ def main():
     r.add_argument("--seed", type=int, default=1)
     r.add_argument("--launcher", default="auto", choices=["auto", "mpirun", "srun", "direct"])
     r.add_argument("--timeout", type=float, default=3600)
+    r.add_argument("--order", choices=["rotate", "fixed"], default="rotate",
+                   help="rotate: repetition k starts with the k-th policy; fixed: the same order every time")
     r.add_argument("app", nargs=argparse.REMAINDER)
     p = sub.add_parser("report", help="tables and plots from a campaign folder")
     p.add_argument("dir")

@@ -4,19 +4,20 @@
 # contended (slow ranks; simultaneous runs). Writes bench/results/policies.md and its plots.
 #   bench/policies/run.sh [BUILD_DIR]      env: REPS (default 10), RANKS (default 4),
 #                                            POLICIES (default random,performance,proportional),
-#                                            MC_GRAPH (brock400_4), NS_GENUS (40)
+#                                            MC_GRAPH (brock400_4), NS_GENUS (40);
+#                                            FROM=results/policies-<stamp>: no runs, re-report those
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build="${1:-build}"
 reps="${REPS:-10}"; ranks="${RANKS:-4}"; policies="${POLICIES:-random,performance,proportional}"
 graph="${MC_GRAPH:-brock400_4}"; genus="${NS_GENUS:-40}"
-out="results/policies-$(date -u +%Y%m%dT%H%M%SZ)"
+out="${FROM:-results/policies-$(date -u +%Y%m%dT%H%M%SZ)}"
 py=/usr/bin/python3
 mkdir -p "$out"
 
 run() {  # name, reps, app args...
   local name="$1" n="$2"; shift 2
-  $py slurm/campaign.py run --out "$out/$name" --ranks "$ranks" --threads 1 --reps "$n" \
+  [[ -n ${FROM:-} ]] || $py slurm/campaign.py run --out "$out/$name" --ranks "$ranks" --threads 1 --reps "$n" \
     --policies "$policies" --modes isolated,slow,simultaneous --launcher mpirun -- "$@"
   $py slurm/campaign.py report "$out/$name" >/dev/null
 }
@@ -28,9 +29,9 @@ mkdir -p "$dest"
 {
   echo "# Victim policies compared: random vs performance vs proportional"
   echo
-  echo "- command: \`bench/policies/run.sh $build\` (REPS=$reps MC_REPS=${MC_REPS:-$reps} NS_REPS=${NS_REPS:-$reps} RANKS=$ranks POLICIES=$policies MC_GRAPH=$graph NS_GENUS=$genus)"
+  echo "- command: \`bench/policies/run.sh $build\`${FROM:+ (tables re-made from $FROM)} (REPS=$reps MC_REPS=${MC_REPS:-$reps} NS_REPS=${NS_REPS:-$reps} RANKS=$ranks POLICIES=$policies MC_GRAPH=$graph NS_GENUS=$genus)"
   echo "- machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB; Open MPI $(mpirun --version | head -1 | awk '{print $NF}')"
-  echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "- date: $(date -u -r "$out/ns/runs.tsv" '+%Y-%m-%d %H:%M UTC') (last run ended)"
   echo "- layout: $ranks ranks x 1 worker on $(nproc) cores (oversubscribed), policies alternating run by run;"
   echo "  slow = --slow-ranks 1 --slowdown 3; simultaneous = one run per policy started together"
   echo
