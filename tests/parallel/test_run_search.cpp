@@ -11,13 +11,22 @@
 
 using namespace jackdaw;
 
+namespace {
+const char* const kSkeletons[] = {"seq", "depth_bounded", "budget", "stack_stealing", "ordered"};
+
+// The command line a user would give: the skeleton, 2 workers unless seq, a budget.
+void chooseSkeleton(app::AppContext& ctx, const char* skel, std::uint64_t budget) {
+  ctx.opts.skeleton = skel;
+  ctx.opts.threads = std::string(skel) == "seq" ? 0 : 2;
+  ctx.opts.budget = budget;
+  app::validate(ctx.opts);
+}
+}  // namespace
+
 TEST(RunSearch, EverySkeletonByNameWithPerWorkerJson) {
-  for (const char* skel : {"seq", "depth_bounded", "budget", "stack_stealing", "ordered"}) {
+  for (const char* skel : kSkeletons) {
     app::AppContext ctx;
-    ctx.opts.skeleton = skel;
-    ctx.opts.threads = std::string(skel) == "seq" ? 0 : 2;
-    ctx.opts.budget = 5;
-    app::validate(ctx.opts);
+    chooseSkeleton(ctx, skel, 5);
     auto r = app::runSearch<toy::Queens, Enumeration<toy::CountSolutions>>(ctx, {8}, {}, SearchParams<int>{});
     EXPECT_EQ(r.enumerator.get(), 92u) << skel;  // OEIS A000170
     const auto j = app::runJson(ctx, r.stats, r.seconds, r.stop);
@@ -42,11 +51,9 @@ TEST(RunSearch, EverySkeletonByNameWithPerWorkerJson) {
 // --progress reads ctx.live while the search runs: monotone, and equal to the result's nodes
 // once the search is over (the registered counters keep their nodes in the total).
 TEST(RunSearch, LiveNodesAreMonotoneAndEndAtTheResult) {
-  for (const char* skel : {"seq", "depth_bounded", "budget", "stack_stealing", "ordered"}) {
+  for (const char* skel : kSkeletons) {
     app::AppContext ctx;
-    ctx.opts.skeleton = skel;
-    ctx.opts.threads = std::string(skel) == "seq" ? 0 : 2;
-    ctx.opts.budget = 50;
+    chooseSkeleton(ctx, skel, 50);
     std::atomic<bool> done{false}, monotone{true};
     std::thread reader([&] {
       std::uint64_t last = 0;
