@@ -22,8 +22,18 @@ void addCommonOptions(CLI::App& app, CommonOptions& o) {
       ->check(CLI::IsMember(comm::policyNames()));
   for (const auto& p : comm::policyParamTable()) {
     o.policyParams[p.flag] = p.defaultValue;
-    app.add_option(p.flag, o.policyParams[p.flag], p.help)->capture_default_str()->group("Policy constants");
+    app.add_option(p.flag, o.policyParams[p.flag], p.help)
+        ->capture_default_str()
+        ->check(CLI::Range(p.lo, p.hi))
+        ->group("Policy constants");
   }
+  // (3.1) lives in core's worker accounting, not in a policy, so its constants are listed here.
+  app.add_option("--rate-weight-new", o.workRate.weightNew, "work rate (3.1): weight of the newest idle/work cycle")
+      ->capture_default_str()->check(CLI::NonNegativeNumber)->group("Policy constants");
+  app.add_option("--rate-weight-old", o.workRate.weightOld, "work rate (3.1): weight of the previous rate")
+      ->capture_default_str()->check(CLI::NonNegativeNumber)->group("Policy constants");
+  app.add_option("--rate-log-offset", o.workRate.logBase, "work rate (3.1): constant inside both ln()")
+      ->capture_default_str()->check(CLI::PositiveNumber)->group("Policy constants");
   app.add_option("--slow-ranks", o.slowRanks,
                  "Contention experiments: comma-separated ranks made slower (every task is followed by "
                  "(slowdown - 1) x its own time of busy work)")

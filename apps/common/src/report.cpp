@@ -26,6 +26,12 @@ nlohmann::json runJson(const AppContext& ctx, const SearchStats& stats, double s
   j["options"] = {{"skeleton", o.skeleton}, {"threads", o.threads},     {"bind", o.bind}, {"policy", o.policy},
                   {"spawn_depth", o.spawnDepth}, {"budget", o.budget}, {"chunked", o.chunked},
                   {"discrepancy", o.discrepancy}, {"seed", o.seed}};
+  // Every constant of the policies and of (3.1), by flag name, so a run can be replayed exactly.
+  auto& constants = j["options"]["constants"] = nlohmann::json::object();
+  for (const auto& [flag, value] : o.policyParams) constants[flag.substr(2)] = value;
+  constants["rate-weight-new"] = o.workRate.weightNew;
+  constants["rate-weight-old"] = o.workRate.weightOld;
+  constants["rate-log-offset"] = o.workRate.logBase;
   j["command"] = ctx.argv;
   j["ranks"] = ctx.size;
   j["seconds"] = seconds;

@@ -14,7 +14,7 @@
 
 namespace jackdaw {
 
-// The constants of (3.1); a later stage exposes them as flags.
+// The constants of (3.1); the apps expose them as --rate-weight-new/--rate-weight-old/--rate-log-offset.
 struct WorkRateParams {
   double weightNew = 0.65;  // weight of the newest cycle
   double weightOld = 0.35;  // weight of the previous rate

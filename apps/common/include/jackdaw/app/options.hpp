@@ -9,6 +9,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "jackdaw/core/work_rate.hpp"
+
 namespace jackdaw::app {
 
 struct CommonOptions {
@@ -25,6 +27,7 @@ struct CommonOptions {
   std::string logLevel = "warn";
   double progressSeconds = 0.0;        // --progress S: a progress line every S seconds
   std::map<std::string, double> policyParams;  // --perf-* / --prop-*: the policies' constants
+  WorkRateParams workRate;             // --rate-*: the constants of the per-worker work rate (3.1)
   std::string slowRanks;               // --slow-ranks 1,3: ranks made slower (contention experiments)
   double slowdown = 3.0;               // --slowdown F: a slow rank's task takes F times as long
   unsigned testCommDelayUs = 0;        // TEST ONLY: random sleeps in the comm thread

@@ -54,6 +54,7 @@ SearchResult<M, K> runSearch(AppContext& ctx, const typename M::Space& space, ty
   ParallelOptions po;
   po.runtime.threads = o.threads;
   po.runtime.bind = o.bind;
+  po.runtime.rate = o.workRate;
   po.chunked = o.chunked;
   po.discrepancy = o.discrepancy;
   po.workers = &reports;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,8 @@ struct PolicyParam {
   double defaultValue;   // booleans are 0 / 1
   std::string help;
   std::function<void(PolicyContext&, double)> set;
+  double lo = 0.0;  // accepted range, checked where the flag is parsed
+  double hi = std::numeric_limits<double>::max();
 };
 
 const std::vector<PolicyParam>& policyParamTable();
