@@ -3,20 +3,41 @@
 namespace jackdaw::comm {
 
 RandomPolicy::RandomPolicy(const PolicyContext& ctx)
-    : rank_(ctx.rank), size_(ctx.size), rng_(ctx.seed ^ static_cast<std::uint64_t>(ctx.rank)) {}
+    : rank_(ctx.rank), size_(ctx.size), rng_(ctx.seed ^ static_cast<std::uint64_t>(ctx.rank)),
+      counters_(ctx.size) {}
 
 int RandomPolicy::choose() {
   if (size_ < 2) return -1;
-  if (last_ >= 0) return last_;
-  // Uniform over the size-1 remote ranks: draw from [0, size-2] and skip over ourselves.
-  std::uniform_int_distribution<int> pick(0, size_ - 2);
-  const int v = pick(rng_);
-  return v >= rank_ ? v + 1 : v;
+  int v = last_;
+  if (v >= 0) {
+    ++stickyChoices_;
+  } else {
+    // Uniform over the size-1 remote ranks: draw from [0, size-2] and skip over ourselves.
+    std::uniform_int_distribution<int> pick(0, size_ - 2);
+    v = pick(rng_);
+    if (v >= rank_) ++v;
+    ++uniformChoices_;
+  }
+  ++counters_.chosen[static_cast<std::size_t>(v)];
+  return v;
 }
 
 void RandomPolicy::onOutcome(const StealOutcome& o) {
+  counters_.countOutcome(o.gotWork);
   if (o.gotWork) last_ = o.victim;
   else if (o.victim == last_) last_ = -1;
+}
+
+nlohmann::json RandomPolicy::stats() const {
+  auto j = counters_.toJson();
+  // random neither refreshes nor backs off: leave out what would read as zeros of a mechanism.
+  for (const char* k : {"refreshes_automatic", "refreshes_auxiliary", "no_target_refreshes", "backoffs",
+                        "wait_ms_series", "wait_series_dropped"})
+    j.erase(k);
+  j["policy"] = name();
+  j["sticky_choices"] = stickyChoices_;
+  j["uniform_choices"] = uniformChoices_;
+  return j;
 }
 
 }  // namespace jackdaw::comm

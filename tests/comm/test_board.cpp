@@ -155,6 +155,31 @@ TEST(RandomPolicy, RetriesLastGiverAndForgetsItOnFailure) {
   EXPECT_EQ(p.remembered(), -1);
 }
 
+// --stats for random: every choice lands in the histogram as sticky or uniform, outcomes counted.
+TEST(RandomPolicy, CountsChoicesAndOutcomes) {
+  PolicyContext ctx;
+  ctx.rank = 0;
+  ctx.size = 3;
+  RandomPolicy p(ctx);
+  for (int i = 0; i < 4; ++i) p.choose();  // uniform: nothing remembered yet
+  p.onOutcome({2, true, 1, 5.0});
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(p.choose(), 2);  // sticky
+  p.onOutcome({2, false, 0, 5.0});
+  const auto j = p.stats();
+  EXPECT_EQ(j["policy"], "random");
+  EXPECT_EQ(j["uniform_choices"].get<int>(), 4);
+  EXPECT_EQ(j["sticky_choices"].get<int>(), 3);
+  const auto h = j["targets_chosen"].get<std::vector<int>>();
+  ASSERT_EQ(h.size(), 3u);
+  EXPECT_EQ(h[0], 0);
+  EXPECT_EQ(h[1] + h[2], 7);
+  EXPECT_GE(h[2], 3);
+  EXPECT_EQ(j["steals_tried"].get<int>(), 2);
+  EXPECT_EQ(j["steals_succeeded"].get<int>(), 1);
+  EXPECT_EQ(j["steals_failed"].get<int>(), 1);
+  EXPECT_FALSE(j.contains("refreshes_automatic"));  // random never refreshes
+}
+
 TEST(RandomPolicy, SeededPerRankAndReplayable) {
   PolicyContext a{2, 8, 7, 1, nullptr, nullptr}, b = a, c = a;
   c.rank = 3;

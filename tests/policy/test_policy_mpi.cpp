@@ -85,4 +85,4 @@ TEST_P(PolicyRuns, CompleteAndCountersAgree) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(BoardDriven, PolicyRuns, ::testing::Values("performance", "proportional"));
+INSTANTIATE_TEST_SUITE_P(EveryPolicy, PolicyRuns, ::testing::Values("random", "performance", "proportional"));
