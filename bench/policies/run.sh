@@ -14,6 +14,8 @@ graph="${MC_GRAPH:-brock400_4}"; genus="${NS_GENUS:-40}"
 out="${FROM:-results/policies-$(date -u +%Y%m%dT%H%M%SZ)}"
 py=/usr/bin/python3
 mkdir -p "$out"
+# Which code the runs measured, kept beside them so a re-report (FROM=) still says it.
+[[ -n ${FROM:-} ]] || echo "commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!bench/results' || echo ' plus uncommitted changes')" > "$out/binary.txt"
 
 run() {  # name, reps, app args...
   local name="$1" n="$2"; shift 2
@@ -26,6 +28,8 @@ run ns "${NS_REPS:-$reps}" "$build/apps/ns/ns" -g "$genus" --skeleton budget -b 
 
 dest=bench/results/policies
 mkdir -p "$dest"
+# The hand-written reading of a run sits between analysis markers; a new run keeps it (to re-check).
+analysis="$(sed -n '/^<!-- analysis:begin/,/^<!-- analysis:end -->/p' bench/results/policies.md 2>/dev/null || true)"
 {
   echo "# Victim policies compared: random vs performance vs proportional"
   echo
@@ -34,6 +38,8 @@ mkdir -p "$dest"
   echo "- date: $(date -u -r "$out/ns/runs.tsv" '+%Y-%m-%d %H:%M UTC') (last run ended)"
   echo "- layout: $ranks ranks x 1 worker on $(nproc) cores (oversubscribed), policies alternating run by run;"
   echo "  slow = --slow-ranks 1 --slowdown 3; simultaneous = one run per policy started together"
+  [[ ! -f $out/binary.txt ]] || echo "- binary: $(cat "$out/binary.txt"); policy order rotated per repetition"
+  [[ -z $analysis ]] || printf '%s\n' "$analysis"
   echo
   for name in maxclique ns; do
     echo "## $name"
