@@ -19,7 +19,6 @@ class RandomPolicy final : public VictimPolicy {
   void onOutcome(const StealOutcome& o) override;
   nlohmann::json stats() const override;
   int remembered() const noexcept { return last_; }
-  const PolicyCounters& counters() const noexcept { return counters_; }
 
  private:
   int rank_, size_;
