@@ -5,7 +5,7 @@
 #
 #   bench/ns/run_seq.sh                       # genus 35 and 40, 3 runs each, every variant the CPU has
 #   GENERA="35" REPS=5 VARIANTS="avx2 sse2" bench/ns/run_seq.sh
-#   NS=/path/to/ns OUT=/tmp/ns.md APPEND=1 bench/ns/run_seq.sh
+#   NS=/path/to/ns OUT=ns-seq.md APPEND=1 bench/ns/run_seq.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
