@@ -42,19 +42,21 @@ void PolicyCounters::recordWait(double tMs, double waitMs) {
   else ++waitSeriesDropped;
 }
 
+nlohmann::json PolicyCounters::choiceJson() const {
+  return {{"steals_tried", tried}, {"steals_succeeded", succeeded}, {"steals_failed", failed}, {"targets_chosen", chosen}};
+}
+
 nlohmann::json PolicyCounters::toJson() const {
   nlohmann::json series = nlohmann::json::array();
   for (const auto& [t, w] : waitSeries) series.push_back({t, w});
-  return {{"refreshes_automatic", refreshesAutomatic},
-          {"refreshes_auxiliary", refreshesAuxiliary},
-          {"no_target_refreshes", noTarget},
-          {"steals_tried", tried},
-          {"steals_succeeded", succeeded},
-          {"steals_failed", failed},
-          {"backoffs", backoffs},
-          {"targets_chosen", chosen},
-          {"wait_ms_series", series},
-          {"wait_series_dropped", waitSeriesDropped}};
+  auto j = choiceJson();
+  j.update({{"refreshes_automatic", refreshesAutomatic},
+            {"refreshes_auxiliary", refreshesAuxiliary},
+            {"no_target_refreshes", noTarget},
+            {"backoffs", backoffs},
+            {"wait_ms_series", series},
+            {"wait_series_dropped", waitSeriesDropped}});
+  return j;
 }
 
 }  // namespace jackdaw::comm

@@ -29,11 +29,7 @@ void RandomPolicy::onOutcome(const StealOutcome& o) {
 }
 
 nlohmann::json RandomPolicy::stats() const {
-  auto j = counters_.toJson();
-  // random neither refreshes nor backs off: leave out what would read as zeros of a mechanism.
-  for (const char* k : {"refreshes_automatic", "refreshes_auxiliary", "no_target_refreshes", "backoffs",
-                        "wait_ms_series", "wait_series_dropped"})
-    j.erase(k);
+  auto j = counters_.choiceJson();  // random has no refresh mechanism to report
   j["policy"] = name();
   j["sticky_choices"] = stickyChoices_;
   j["uniform_choices"] = uniformChoices_;

@@ -41,10 +41,10 @@ class PeerScores {
   std::vector<RankRecord> rec_;  // initial record: rate 1.0, queued 0 (POLICY.md's initial NodeInfo)
 };
 
-// Counters a policy reports under --stats. toJson() keys:
-//   refreshes_automatic, refreshes_auxiliary, no_target_refreshes, steals_tried, steals_succeeded,
-//   steals_failed, backoffs, targets_chosen[rank], wait_ms_series [[t_ms, wait_ms], …] (capped),
-//   wait_series_dropped.
+// Counters a policy reports under --stats. choiceJson() keys (every policy): steals_tried,
+// steals_succeeded, steals_failed, targets_chosen[rank]; toJson() adds the refresh mechanism's:
+//   refreshes_automatic, refreshes_auxiliary, no_target_refreshes, backoffs,
+//   wait_ms_series [[t_ms, wait_ms], …] (capped), wait_series_dropped.
 struct PolicyCounters {
   static constexpr std::size_t kMaxSeries = 256;
   std::uint64_t refreshesAutomatic = 0, refreshesAuxiliary = 0, noTarget = 0;
@@ -56,6 +56,7 @@ struct PolicyCounters {
   explicit PolicyCounters(int size) : chosen(static_cast<std::size_t>(size), 0) {}
   void recordWait(double tMs, double waitMs);
   void countOutcome(bool gotWork) { ++tried; ++(gotWork ? succeeded : failed); }
+  nlohmann::json choiceJson() const;
   nlohmann::json toJson() const;
 };
 
