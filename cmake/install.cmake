@@ -2,20 +2,27 @@
 # that a project outside this tree can
 #   find_package(Jackdaw REQUIRED)
 #   target_link_libraries(my_app PRIVATE Jackdaw::jackdaw)
-# Jackdaw::jackdaw brings the skeletons, the MPI runtime and the common app kit (CLI, logging, JSON).
+# Jackdaw::jackdaw brings the skeletons, the MPI runtime and the common app kit (CLI, logging, JSON);
+# Jackdaw::search alone is the MPI-free engine (core + single-node skeletons), and
+# Jackdaw::distributed adds the comm layer and the multi-rank driver.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 add_library(jackdaw INTERFACE)
 add_library(Jackdaw::jackdaw ALIAS jackdaw)
-target_link_libraries(jackdaw INTERFACE jackdaw_app jackdaw_skeletons jackdaw_comm jackdaw_core)
+target_link_libraries(jackdaw INTERFACE jackdaw_app jackdaw_distributed jackdaw_search jackdaw_comm jackdaw_core)
 
-install(TARGETS jackdaw jackdaw_app jackdaw_skeletons jackdaw_comm jackdaw_core
+# Installed under the same names as in the tree: Jackdaw::search, Jackdaw::distributed, …
+foreach(_t core search comm distributed app)
+  set_target_properties(jackdaw_${_t} PROPERTIES EXPORT_NAME ${_t})
+endforeach()
+
+install(TARGETS jackdaw jackdaw_app jackdaw_distributed jackdaw_search jackdaw_comm jackdaw_core
   EXPORT JackdawTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-foreach(_inc core/include skeletons/include comm/include apps/common/include)
+foreach(_inc core/include skeletons/include comm/include distributed/include apps/common/include)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${_inc}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 endforeach()
 

@@ -34,8 +34,6 @@ int main(int argc, char** argv) {
     const auto inst = knapsack::readInstance(file, knapsack::parseFormat(formatName), instanceName);
     const knapsack::Space space(inst);
     SearchParams<double> params;
-    params.spawnDepth = ctx.opts.spawnDepth;
-    params.backtrackBudget = ctx.opts.budget;
     auto r = app::runSearch<knapsack::Model, Optimisation>(ctx, space, space.root(), params);
 
     std::cout << "Instance: " << inst.name << " (" << inst.items.size() << " items, capacity " << show(inst.capacity)

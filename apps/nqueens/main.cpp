@@ -15,8 +15,6 @@ int main(int argc, char** argv) {
   auto body = [&](app::AppContext& ctx) {
     const nqueens::Board board{n};
     SearchParams<long long> params;
-    params.spawnDepth = ctx.opts.spawnDepth;
-    params.backtrackBudget = ctx.opts.budget;
     auto r = app::runSearch<nqueens::Model, Enumeration<nqueens::CountSolutions>>(ctx, board, nqueens::makeRoot(board),
                                                                                  params);
     std::cout << "n: " << n << "\nSolutions: " << r.enumerator.get() << "\nNodes: " << r.stats.nodes

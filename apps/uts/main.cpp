@@ -61,8 +61,6 @@ int main(int argc, char** argv) {
 
     std::cout << "Tree: " << u.tree << " (" << uts::describe(*t) << ")\n";
     SearchParams<long long> params;
-    params.spawnDepth = ctx.opts.spawnDepth;
-    params.backtrackBudget = ctx.opts.budget;
     const uts::Tree tree(*t);
     auto r = app::runSearch<uts::Model, Enumeration<uts::Counts>>(ctx, tree, uts::makeRoot(tree), params);
     const auto& c = r.enumerator.get();

@@ -10,7 +10,7 @@
 #include <thread>
 
 #include "jackdaw/comm/board.hpp"
-#include "jackdaw/comm/comm_thread.hpp"
+#include "jackdaw/comm/session.hpp"
 #include "jackdaw/comm/gather.hpp"
 #include "jackdaw/comm/runtime.hpp"
 
@@ -39,12 +39,11 @@ class BenchWork final : public LocalWork {
   int idleWorkers() override { return hold ? 0 : 1; }
   double workRate() override { return 1.0; }
   bool needsWork() override { return alwaysHungry || received < want; }
-  std::vector<std::byte> giveAway(bool, std::uint32_t& count) override {
-    count = 0;
-    if (given >= budget) return {};
+  std::uint32_t giveAway(bool, std::vector<std::byte>& out) override {
+    if (given >= budget) return 0;
     ++given;
-    count = 1;
-    return std::vector<std::byte>(8);
+    out.resize(out.size() + 8);
+    return 1;
   }
   void receive(std::span<const std::byte>, std::uint32_t count) override { received += count; }
   // Given tasks count as created here and finished (at once) by the thief.
@@ -61,14 +60,18 @@ class BenchWork final : public LocalWork {
 };
 
 struct Job {
-  LoadBoard board;
-  PeerDelays delays;
-  std::unique_ptr<VictimPolicy> policy;
   BenchWork work;
-  std::unique_ptr<CommThread> comm;
-  Job(CommOptions o) : board(MPI_COMM_WORLD, BoundSense::Maximise), delays(gSize) {
-    policy = makePolicy("random", {gRank, gSize, 1, 1, &board, &delays});
-    comm = std::make_unique<CommThread>(MPI_COMM_WORLD, board, work, *policy, delays, o);
+  std::unique_ptr<Session> comm;
+  explicit Job(CommOptions o) {
+    SessionConfig c;
+    c.comm = o;
+    comm = std::make_unique<Session>(c, 1, work);
+  }
+  // Every rank's comm counters, on rank 0 (collective).
+  std::vector<CommStats> stats() {
+    std::vector<CommStats> out;
+    for (const auto& r : comm->gather({})) out.push_back(r.comm);
+    return out;
   }
 };
 
@@ -79,11 +82,12 @@ void stealRoundTrip(const char* label, CommOptions o, std::uint64_t perThief) {
   else j.work.want = perThief;
   j.comm->start();
   j.comm->waitTermination();
-  auto s = gatherStats(MPI_COMM_WORLD, j.comm->stats());
+  const auto s = j.stats();
   if (gRank == 0) {
     double rtt = 0, n = 0;
-    for (std::size_t r = 1; r < s["ranks"].size(); ++r) {
-      rtt += s["ranks"][r]["steal_round_trip_us_mean"].get<double>();
+    for (std::size_t r = 1; r < s.size(); ++r) {
+      const auto answered = s[r].stealsGranted + s[r].stealsRefused;
+      rtt += answered ? s[r].stealRoundTripUsTotal / static_cast<double>(answered) : 0.0;
       n += 1;
     }
     row(std::string("steal round trip, ") + label, rtt / n, "µs",
@@ -180,12 +184,12 @@ void idleCpu(bool hungry, double seconds) {
   j.work.alwaysHungry = false;
   j.work.release();
   j.comm->waitTermination();
-  auto s = gatherStats(MPI_COMM_WORLD, j.comm->stats());
+  const auto s = j.stats();
   if (gRank == 0) {
     double cpu = 0, wall = 0;
-    for (auto& r : s["ranks"]) {
-      cpu += r["comm_cpu_seconds"].get<double>();
-      wall += r["comm_wall_seconds"].get<double>();
+    for (const auto& r : s) {
+      cpu += r.commCpuSeconds;
+      wall += r.commWallSeconds;
     }
     row(hungry ? "comm thread CPU, every rank hungry (failed steals, backoff)" : "comm thread CPU, busy rank (nothing to do)",
         100.0 * cpu / wall, "% of one core", "mean over ranks, " + std::to_string(static_cast<int>(seconds)) + " s");

@@ -29,14 +29,15 @@ double threadCpuSeconds() {
 }
 }  // namespace
 
-CommThread::CommThread(MPI_Comm comm, LoadBoard& board, LocalWork& work, VictimPolicy& policy,
-                       PeerDelays& delays, CommOptions opts)
-    : board_(board), work_(work), policy_(policy), delays_(delays), opts_(opts),
+CommThread::CommThread(MPI_Comm comm, LoadBoard& board, LocalWork& work, VictimPolicy& policy, CommOptions opts)
+    : board_(board), work_(work), policy_(policy), opts_(opts),
       pendingBound_(board.noBound()), publishedBound_(board.noBound()), notifiedBound_(board.noBound()) {
   MPI_Comm_dup(comm, &comm_);
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
   stats_.latencyUs.assign(size_, 0.0);
+  delaySumUs_.assign(size_, 0.0);
+  delaySamples_.assign(size_, 0);
   probePeer_ = rank_;
 }
 
@@ -108,7 +109,7 @@ void CommThread::run() {
     active |= maybeSteal(now);
     maybePublish(now);
     maybeProbe(now);
-    if (policy_.refreshDue(now)) policy_.refresh(now);
+    if (now >= nextRefreshNs_) nextRefreshNs_ = policy_.refresh(now);
     waveStep(now);
     testSends();
     board_.syncIfSeparate();
@@ -129,7 +130,8 @@ void CommThread::run() {
   // it to the runtime so every rank ends with the same view.
   propagate();
   drain();
-  for (int p = 0; p < size_; ++p) stats_.latencyUs[p] = delays_.smoothedUs(p);
+  for (int p = 0; p < size_; ++p)
+    stats_.latencyUs[p] = delaySamples_[p] ? delaySumUs_[p] / static_cast<double>(delaySamples_[p]) : 0.0;
   stats_.boardPublishes = board_.publishes();
   stats_.commCpuSeconds = threadCpuSeconds();
   stats_.commWallSeconds = 1e-9 * static_cast<double>(nowNs() - wallStart);
@@ -148,20 +150,19 @@ bool CommThread::pollIncoming(bool draining) {
     if (st.MPI_TAG == kTagStealRequest) {
       int half = 0;
       MPI_Recv(&half, 1, MPI_INT, st.MPI_SOURCE, kTagStealRequest, comm_, MPI_STATUS_IGNORE);
-      std::uint32_t count = 0;
-      std::vector<std::byte> payload;
-      if (!draining) payload = work_.giveAway(half != 0, count);
-      if (payload.empty()) count = 0;
+      // The reply: a task count, then the tasks, serialised straight into the send buffer.
       PendingSend& s = sends_.emplace_back();
-      s.buf.resize(sizeof(std::uint32_t) + (count ? payload.size() : 0));
+      std::uint32_t count = 0;
+      s.buf.resize(sizeof count);
+      if (!draining) count = work_.giveAway(half != 0, s.buf);
+      if (count == 0) s.buf.resize(sizeof count);
       std::memcpy(s.buf.data(), &count, sizeof count);
-      if (count) std::memcpy(s.buf.data() + sizeof count, payload.data(), payload.size());
       ++stats_.requestsAnswered;
       if (count) {
         ++stats_.requestsGranted;
         ++workMsgsSent_;
         stats_.tasksSent += count;
-        stats_.bytesSent += payload.size();
+        stats_.bytesSent += s.buf.size() - sizeof count;
       }
       MPI_Isend(s.buf.data(), static_cast<int>(s.buf.size()), MPI_BYTE, st.MPI_SOURCE, kTagStealReply, comm_, &s.req);
     } else if (st.MPI_TAG == kTagStealReply) {
@@ -199,14 +200,10 @@ bool CommThread::pollIncoming(bool draining) {
         nextStealNs_ = t + stealRetryUs_ * 1000;
       }
       if (!draining) {
-        policy_.onOutcome(o);
         // A policy may own the pacing after a refusal (performance: retry at once, then back off).
-        if (!o.gotWork)
-          if (const std::int64_t d = policy_.retryDelayUs(); d >= 0) nextStealNs_ = t + static_cast<std::uint64_t>(d) * 1000;
-        if (o.roundTripUs > 0) {
-          delays_.sample(o.victim, o.roundTripUs);
-          policy_.onDelaySample(o.victim, o.roundTripUs);
-        }
+        const std::int64_t d = policy_.onOutcome(o);
+        if (!o.gotWork && d >= 0) nextStealNs_ = t + static_cast<std::uint64_t>(d) * 1000;
+        if (o.roundTripUs > 0) delaySample(o.victim, o.roundTripUs);
       }
     } else {
       // Nobody else sends on our private communicator; a stray tag is a bug worth stopping for.
@@ -284,9 +281,15 @@ void CommThread::maybeProbe(std::uint64_t now) {
   lastProbeNs_ = now;
   probePeer_ = (probePeer_ + 1) % size_;
   if (probePeer_ == rank_) probePeer_ = (probePeer_ + 1) % size_;
-  const double us = board_.timedRead(probePeer_);
-  delays_.sample(probePeer_, us);
-  policy_.onDelaySample(probePeer_, us);
+  delaySample(probePeer_, board_.timedRead(probePeer_));
+}
+
+// Every delay sample goes to the policy (which smooths it, (3.2)) and into the plain mean that
+// --stats reports.
+void CommThread::delaySample(int peer, double us) {
+  delaySumUs_[peer] += us;
+  ++delaySamples_[peer];
+  policy_.onDelaySample(peer, us);
 }
 
 void CommThread::waveStep(std::uint64_t now) {

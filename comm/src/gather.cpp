@@ -27,41 +27,4 @@ std::vector<std::vector<std::byte>> gatherBlobs(MPI_Comm comm, std::span<const s
   return out;
 }
 
-nlohmann::json toJson(const CommStats& s) {
-  return {{"steal_requests_sent", s.stealRequestsSent},
-          {"steals_granted", s.stealsGranted},
-          {"steals_refused", s.stealsRefused},
-          {"requests_answered", s.requestsAnswered},
-          {"requests_granted", s.requestsGranted},
-          {"tasks_sent", s.tasksSent},
-          {"tasks_received", s.tasksReceived},
-          {"bytes_sent", s.bytesSent},
-          {"bytes_received", s.bytesReceived},
-          {"board_publishes", s.boardPublishes},
-          {"bound_publishes", s.boundPublishes},
-          {"stop_publishes", s.stopPublishes},
-          {"termination_waves", s.waves},
-          {"steal_round_trip_us_mean",
-           (s.stealsGranted + s.stealsRefused) ? s.stealRoundTripUsTotal / double(s.stealsGranted + s.stealsRefused) : 0.0},
-          {"comm_cpu_seconds", s.commCpuSeconds},
-          {"comm_wall_seconds", s.commWallSeconds},
-          {"latency_us", s.latencyUs}};
-}
-
-nlohmann::json gatherStats(MPI_Comm comm, const CommStats& mine) {
-  const std::string text = toJson(mine).dump();
-  auto blobs = gatherBlobs(comm, std::as_bytes(std::span(text)));
-  if (blobs.empty()) return {};
-  nlohmann::json ranks = nlohmann::json::array(), totals = nlohmann::json::object();
-  for (const auto& b : blobs) {
-    auto j = nlohmann::json::parse(std::string(reinterpret_cast<const char*>(b.data()), b.size()));
-    for (auto& [k, v] : j.items()) {
-      if (k == "latency_us" || k == "steal_round_trip_us_mean") continue;  // not additive
-      totals[k] = totals.value(k, 0.0) + v.get<double>();
-    }
-    ranks.push_back(std::move(j));
-  }
-  return {{"ranks", ranks}, {"totals", totals}};
-}
-
 }  // namespace jackdaw::comm

@@ -3,19 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
-#include "jackdaw/comm/policy.hpp"
-
 namespace jackdaw::comm {
 
-PeerScores::PeerScores(const PolicyContext& ctx)
-    : p_(ctx.performance), workers_(std::max(1, ctx.workers)), delay_(static_cast<std::size_t>(ctx.size), 0.0),
-      rec_(static_cast<std::size_t>(ctx.size)) {
-  if (ctx.view) view_ = ctx.view;
-  else if (ctx.board) {
-    own_ = std::make_unique<LoadBoardView>(*ctx.board);
-    view_ = own_.get();
-  }
-}
+PeerScores::PeerScores(const PolicyEnv& env, const ScoreParams& p)
+    : p_(p), workers_(std::max(1, env.workers)), view_(env.board), delay_(static_cast<std::size_t>(env.size), 0.0),
+      rec_(static_cast<std::size_t>(env.size)) {}
 
 void PeerScores::onDelaySample(int peer, double us) {
   if (peer < 0 || peer >= size()) return;

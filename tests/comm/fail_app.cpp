@@ -10,9 +10,8 @@
 #include <string>
 #include <thread>
 
-#include "jackdaw/comm/board.hpp"
-#include "jackdaw/comm/comm_thread.hpp"
 #include "jackdaw/comm/failure.hpp"
+#include "jackdaw/comm/session.hpp"
 #include "jackdaw/comm/runtime.hpp"
 #include "jackdaw/core/errors.hpp"
 #include "tree_work.hpp"
@@ -47,11 +46,8 @@ int main(int argc, char** argv) {
       throw jackdaw::InputError("instances/broken.clq", 3, "expected 'e u v', got 'e 1'");
   });
   if (!ok) return 2;
-  LoadBoard board(MPI_COMM_WORLD, BoundSense::Maximise);
-  PeerDelays delays(mpi.size());
-  auto policy = makePolicy("random", {mpi.rank(), mpi.size(), 1, 1, &board, &delays});
   FailingWork work(mode == "search" && mpi.rank() == failRank);
-  CommThread comm(MPI_COMM_WORLD, board, work, *policy, delays);
+  Session comm(SessionConfig{}, 1, work);
   if (mpi.rank() == 0) work.injectRoot();  // a huge tree: only the failure can end this run
   if (mode == "none") comm.requestStop(1);
   comm.start();

@@ -7,11 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "jackdaw/comm/board.hpp"
-#include "jackdaw/comm/comm_thread.hpp"
-#include "jackdaw/comm/gather.hpp"
-#include "jackdaw/comm/peer_delays.hpp"
-#include "jackdaw/comm/policy.hpp"
+#include "jackdaw/comm/session.hpp"
 #include "tree_work.hpp"
 
 namespace jackdaw::comm::testing {
@@ -20,7 +16,8 @@ struct TreeRun {
   std::uint64_t n = 0;
   std::vector<std::uint32_t> hits;  // rank 0: times each id ran, summed over ranks
   std::uint64_t idSum = 0, processed = 0;
-  nlohmann::json stats;             // rank 0: gatherStats
+  nlohmann::json stats;             // rank 0: {"ranks": [comm counters…], "totals": {summed}}
+  nlohmann::json policy;            // rank 0: every rank's policy counters
   std::int64_t lastBound = 0;       // this rank's view at the end
   int stopReason = 0;               // this rank's view at the end
 };
@@ -35,6 +32,23 @@ struct TreeConfig {
   bool offerBounds = false;         // every rank offers bound 100 + rank
 };
 
+// The comm counters the tests check, per rank and summed.
+inline nlohmann::json commJson(const std::vector<RankReport>& reports) {
+  if (reports.empty()) return {};
+  nlohmann::json ranks = nlohmann::json::array(), totals = nlohmann::json::object();
+  for (const auto& r : reports) {
+    const CommStats& s = r.comm;
+    const nlohmann::json j = {{"steal_requests_sent", s.stealRequestsSent}, {"steals_granted", s.stealsGranted},
+                              {"steals_refused", s.stealsRefused},         {"requests_answered", s.requestsAnswered},
+                              {"requests_granted", s.requestsGranted},     {"tasks_sent", s.tasksSent},
+                              {"tasks_received", s.tasksReceived},         {"bytes_sent", s.bytesSent},
+                              {"bytes_received", s.bytesReceived},         {"termination_waves", s.waves}};
+    for (const auto& [k, v] : j.items()) totals[k] = totals.value(k, 0.0) + v.get<double>();
+    ranks.push_back(j);
+  }
+  return {{"ranks", ranks}, {"totals", totals}};
+}
+
 inline TreeRun runTree(const TreeConfig& cfg) {
   MPI_Comm world = MPI_COMM_WORLD;
   int rank = 0, size = 1;
@@ -42,23 +56,26 @@ inline TreeRun runTree(const TreeConfig& cfg) {
   MPI_Comm_size(world, &size);
   TreeRun out;
   out.n = cfg.n;
-  LoadBoard board(world, BoundSense::Maximise);
-  PeerDelays delays(size);
-  PolicyContext ctx{rank, size, cfg.opts.seed, cfg.workers, &board, &delays};
-  auto policy = makePolicy(cfg.policy, ctx);
   TreeWork work(cfg.n, cfg.branching, cfg.workers, cfg.spinNs);
   {
-    CommThread comm(world, board, work, *policy, delays, cfg.opts);
-    work.setOnIdle([&comm] { comm.wake(); });
+    SessionConfig sc;
+    sc.world = world;
+    sc.policy = cfg.policy;
+    sc.seed = cfg.opts.seed;
+    sc.comm = cfg.opts;
+    Session session(sc, cfg.workers, work);
+    work.setOnIdle([&session] { session.wake(); });
     if (rank == 0) work.injectRoot();
     // Offered before start so the first loop publishes it before the first termination wave.
-    if (cfg.offerBounds) comm.offerBound(100 + rank);
-    comm.start();
-    if (rank == cfg.stopFromRank) comm.requestStop(1);
-    comm.waitTermination();
+    if (cfg.offerBounds) session.offerBound(100 + rank);
+    session.start();
+    if (rank == cfg.stopFromRank) session.requestStop(1);
+    session.waitTermination();
     work.shutdown();
     work.setOnIdle(nullptr);
-    out.stats = gatherStats(world, comm.stats());
+    const auto reports = session.gather({});
+    out.stats = commJson(reports);
+    for (const auto& r : reports) out.policy.push_back(r.policy);
   }
   std::vector<std::uint32_t> mine(cfg.n);
   for (std::uint64_t i = 0; i < cfg.n; ++i) mine[i] = work.hits()[i].load();

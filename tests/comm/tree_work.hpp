@@ -64,20 +64,18 @@ class TreeWork : public LocalWork {
     std::lock_guard lock(m_);
     return deque_.empty() && running_.load() < workers_;
   }
-  std::vector<std::byte> giveAway(bool half, std::uint32_t& count) override {
+  std::uint32_t giveAway(bool half, std::vector<std::byte>& out) override {
     std::lock_guard lock(m_);
-    count = 0;
-    // Keep one task for our own workers when they are all busy on nothing else.
-    std::size_t k = half ? (deque_.size() + 1) / 2 : (deque_.empty() ? 0 : 1);
-    std::vector<std::byte> out(k * sizeof(std::uint64_t));
+    const std::size_t k = half ? (deque_.size() + 1) / 2 : (deque_.empty() ? 0 : 1);
+    const std::size_t at = out.size();
+    out.resize(at + k * sizeof(std::uint64_t));
     for (std::size_t i = 0; i < k; ++i) {
       std::uint64_t id = deque_.front();
       deque_.pop_front();
-      std::memcpy(out.data() + i * sizeof id, &id, sizeof id);
+      std::memcpy(out.data() + at + i * sizeof id, &id, sizeof id);
     }
-    count = static_cast<std::uint32_t>(k);
     given_ += k;
-    return out;
+    return static_cast<std::uint32_t>(k);
   }
   void receive(std::span<const std::byte> bytes, std::uint32_t count) override {
     if (bytes.size() != count * sizeof(std::uint64_t)) throw std::runtime_error("tree work: bad payload size");

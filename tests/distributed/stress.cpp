@@ -7,11 +7,9 @@
 #include <string>
 
 #include "jackdaw/comm/runtime.hpp"
+#include "jackdaw/distributed/launch.hpp"
 #include "jackdaw/ns/model.hpp"
-#include "jackdaw/skeletons/budget.hpp"
-#include "jackdaw/skeletons/depth_bounded.hpp"
-#include "jackdaw/skeletons/ordered.hpp"
-#include "jackdaw/skeletons/stack_stealing.hpp"
+#include "jackdaw/skeletons/table.hpp"
 
 int main(int argc, char** argv) {
   using namespace jackdaw;
@@ -23,29 +21,21 @@ int main(int argc, char** argv) {
   const std::uint64_t known[] = {1, 1, 2, 4, 7, 12, 23, 39, 67, 118, 204, 343, 592, 1001, 1693};
   int failures = 0;
   for (int i = 0; i < runs; ++i) {
-    DistributedOptions d;
-    d.rank = mpi.rank();
-    d.size = mpi.size();
+    comm::SessionConfig d;
     d.policy = (i % 3 == 0) ? "random" : (i % 3 == 1 ? "performance" : "proportional");
     d.comm.testDelayMaxUs = 300;
     d.comm.seed = 1000 + static_cast<std::uint64_t>(i);
-    d.policyContext.seed = static_cast<std::uint64_t>(i);
-    ParallelOptions po;
-    po.runtime.threads = 1 + (i % 2);
-    po.distributed = &d;
+    d.seed = static_cast<std::uint64_t>(i);
+    skeletons::Settings s;
+    s.parallel.runtime.threads = 1 + (i % 2);
+    s.spawnDepth = 1 + i % 3;
+    s.budget = 50;
     SearchParams<long long> p;
     const int g = 10 + i % 5;
     p.maxDepth = g;
-    p.spawnDepth = 1 + i % 3;
-    p.backtrackBudget = 50;
     StopFlag stop;
-    SearchResult<M, K> r;
-    switch (i % 4) {
-      case 0: r = depth_bounded::search<M, K>({}, M::root(), p, stop, po); break;
-      case 1: r = budget::search<M, K>({}, M::root(), p, stop, po); break;
-      case 2: r = stack_stealing::search<M, K>({}, M::root(), p, stop, po); break;
-      default: r = ordered::search<M, K>({}, M::root(), p, stop, po); break;
-    }
+    const char* const names[] = {"depth_bounded", "budget", "stack_stealing", "ordered"};
+    auto r = skeletons::run<M, K>(names[i % 4], {}, M::root(), p, stop, s, distributed::Launch(d));
     if (mpi.rank() != 0) continue;
     for (int k = 0; k <= g; ++k)
       if (r.enumerator.get()[static_cast<std::size_t>(k)] != known[k]) {

@@ -1,39 +1,53 @@
-// Runs any multi-threaded skeleton by name, so every test covers every skeleton.
+// Runs any multi-threaded skeleton by name through the skeleton table, so every test covers every
+// skeleton (and the table's mapping of settings onto each skeleton's options).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
-#include "jackdaw/skeletons/budget.hpp"
-#include "jackdaw/skeletons/depth_bounded.hpp"
-#include "jackdaw/skeletons/ordered.hpp"
-#include "jackdaw/skeletons/stack_stealing.hpp"
+#include "jackdaw/skeletons/table.hpp"
 
 namespace partest {
 
-// Every skeleton variant: name → (skeleton, chunked/discrepancy flag).
+// Every parallel skeleton variant: the table's names, with chunked / discrepancy as variants.
 inline const std::vector<std::string>& skeletons() {
-  static const std::vector<std::string> s{"depth_bounded", "budget", "stack_stealing", "stack_stealing_chunked",
-                                          "ordered", "ordered_discrepancy"};
+  static const std::vector<std::string> s = [] {
+    std::vector<std::string> v;
+    for (const auto& n : jackdaw::skeletons::names()) {
+      if (!jackdaw::skeletons::isParallel(n)) continue;
+      v.push_back(n);
+      if (n == jackdaw::skeletons::StackStealing::name) v.push_back(n + "_chunked");
+      if (n == jackdaw::skeletons::Ordered::name) v.push_back(n + "_discrepancy");
+    }
+    return v;
+  }();
   return s;
 }
+
+// How the work is split: -d and -b.
+struct Split {
+  int spawnDepth = 2;
+  std::uint64_t budget = 7;  // tiny, so budget splits often
+};
 
 template <class M, class K>
 jackdaw::SearchResult<M, K> run(const std::string& skel, int workers, const typename M::Space& space,
                                 typename M::Node root, const typename jackdaw::SearchTypes<M, K>::Params& params,
                                 std::vector<jackdaw::WorkerReport>* reports = nullptr,
-                                jackdaw::StopFlag* stopFlag = nullptr) {
+                                jackdaw::StopFlag* stopFlag = nullptr, Split split = {}) {
   jackdaw::StopFlag local;
   jackdaw::StopFlag& stop = stopFlag ? *stopFlag : local;
-  jackdaw::ParallelOptions o;
-  o.runtime.threads = workers;
-  o.workers = reports;
-  o.chunked = skel == "stack_stealing_chunked";
-  o.discrepancy = skel == "ordered_discrepancy";
-  if (skel == "depth_bounded") return jackdaw::depth_bounded::search<M, K>(space, root, params, stop, o);
-  if (skel == "budget") return jackdaw::budget::search<M, K>(space, root, params, stop, o);
-  if (skel.starts_with("stack_stealing")) return jackdaw::stack_stealing::search<M, K>(space, root, params, stop, o);
-  return jackdaw::ordered::search<M, K>(space, root, params, stop, o);
+  jackdaw::skeletons::Settings s;
+  s.parallel.runtime.threads = workers;
+  s.parallel.workers = reports;
+  s.spawnDepth = split.spawnDepth;
+  s.budget = split.budget;
+  s.chunked = skel.ends_with("_chunked");
+  s.discrepancy = skel.ends_with("_discrepancy");
+  const std::string name = skel.substr(0, skel.find("_chunked") != std::string::npos ? skel.find("_chunked")
+                                                : skel.find("_discrepancy"));
+  return jackdaw::skeletons::run<M, K>(name, space, std::move(root), params, stop, s);
 }
 
 }  // namespace partest

@@ -34,14 +34,12 @@ TEST(AppsMaxClique, OptimisationEverySkeletonMatchesOmega) {
   for (const auto& g : kGraphs) {
     const auto space = load(g.name);
     SearchParams<int> p;
-    p.spawnDepth = 2;
-    p.backtrackBudget = 50;
     auto ref = seq::search<MC, Optimisation>(space, MC::root(space), p);
     ASSERT_EQ(*ref.objective, g.omega) << g.name;
     for (const auto& skel : partest::skeletons())
       for (int w : {1, 2, 4})
         for (int rep = 0; rep < kRepeats; ++rep) {
-          auto r = partest::run<MC, Optimisation>(skel, w, space, MC::root(space), p);
+          auto r = partest::run<MC, Optimisation>(skel, w, space, MC::root(space), p, nullptr, nullptr, {2, 50});
           ASSERT_TRUE(r.objective) << g.name << " " << skel << " w" << w;
           ASSERT_EQ(*r.objective, g.omega) << g.name << " " << skel << " w" << w;
           ASSERT_EQ(r.best->size, g.omega);
@@ -54,15 +52,13 @@ TEST(AppsMaxClique, DecisionEverySkeleton) {
     const auto space = load(g.name);
     for (int target : {g.omega, g.omega + 1}) {
       SearchParams<int> p;
-      p.spawnDepth = 2;
-      p.backtrackBudget = 50;
       p.expectedObjective = target;
       const bool expectFound = target == g.omega;
       ASSERT_EQ((seq::search<MC, Decision>(space, MC::root(space), p).found()), expectFound);
       for (const auto& skel : partest::skeletons())
         for (int w : {1, 2, 4})
           for (int rep = 0; rep < kRepeats; ++rep) {
-            auto r = partest::run<MC, Decision>(skel, w, space, MC::root(space), p);
+            auto r = partest::run<MC, Decision>(skel, w, space, MC::root(space), p, nullptr, nullptr, {2, 50});
             ASSERT_EQ(r.found(), expectFound) << g.name << " k=" << target << " " << skel << " w" << w;
             if (expectFound) {
               ASSERT_EQ(r.best->size, target);
@@ -80,14 +76,12 @@ TEST(AppsNs, EveryGenusCountEverySkeleton) {
   constexpr int G = 20;
   SearchParams<long long> p;
   p.maxDepth = G;
-  p.spawnDepth = 3;
-  p.backtrackBudget = 100;
   auto ref = seq::search<M, ns::Kind>({}, M::root(), p);
   for (int g = 0; g <= G; ++g) ASSERT_EQ(ref.enumerator.get()[g], known[g]) << "seq genus " << g;
   for (const auto& skel : partest::skeletons())
     for (int w : {1, 2, 4})
       for (int rep = 0; rep < kRepeats; ++rep) {
-        auto r = partest::run<M, ns::Kind>(skel, w, {}, M::root(), p);
+        auto r = partest::run<M, ns::Kind>(skel, w, {}, M::root(), p, nullptr, nullptr, {3, 100});
         for (int g = 0; g <= G; ++g)
           ASSERT_EQ(r.enumerator.get()[g], known[g]) << skel << " w" << w << " genus " << g;
         ASSERT_EQ(r.stats.nodes, ref.stats.nodes) << skel << " w" << w;

@@ -16,7 +16,8 @@ namespace {
 app::CommonOptions parse(std::vector<std::string> args) {
   CLI::App cli{"test"};
   app::CommonOptions o;
-  app::addCommonOptions(cli, o);
+  const auto policies = comm::PolicyRegistry::builtin();
+  app::addCommonOptions(cli, o, policies);
   std::reverse(args.begin(), args.end());  // CLI11 takes the vector form back to front
   cli.parse(args);
   return o;

@@ -1,12 +1,16 @@
-// The seam a later MPI stage uses: a thread outside the arena injects work, steals the shallowest
-// task for a "remote" thief, watches the outstanding-task count, and ends the search by release().
+// The seams a driver outside the engine uses: a thread outside the arena injects work, steals the
+// shallowest task for a "remote" thief, watches the task counters, and ends the search by
+// release(); and the observer interface reports every event the engine promises.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <thread>
 
 #include "../core/toy_models.hpp"
 #include "jackdaw/core/work_pool.hpp"
+#include "jackdaw/skeletons/budget.hpp"
 #include "jackdaw/skeletons/detail/parallel_search.hpp"
+#include "jackdaw/skeletons/depth_bounded.hpp"
 
 using namespace jackdaw;
 
@@ -32,11 +36,14 @@ TEST(Seam, OutsideThreadInjectsStealsAndDecidesTermination) {
     };
     s.setBody(body);
     s.runtime().hold();  // the arena stays up while the pool is empty, until release()
-    std::uint64_t remoteNodes = 0;
-    int stolen = 0;
+    std::uint64_t remoteNodes = 0, stolen = 0;
     std::thread comm([&] {
-      s.inject({M::Node{}, 0});
-      while (s.outstandingTasks() > 0) {
+      s.inject({M::Node{}, 0});  // made here: counted by this thread, not by the search
+      // Quiescent when every task made (the injected root + the search's) ran here or was stolen.
+      // Finished is read before created: a task running between the reads can only look unfinished.
+      for (;;) {
+        const std::uint64_t finished = s.tasksFinished();
+        if (finished + stolen == s.tasksCreated() + 1) break;
         if (stolen < 3) {
           if (auto t = s.stealShallowest()) {
             ++stolen;
@@ -51,7 +58,70 @@ TEST(Seam, OutsideThreadInjectsStealsAndDecidesTermination) {
     auto r = s.run([] {});
     comm.join();
     EXPECT_EQ(r.enumerator.get() + remoteNodes, (std::uint64_t{1} << (kMaxDepth + 1)) - 1) << "stolen " << stolen;
-    EXPECT_EQ(s.outstandingTasks(), 0u);
     EXPECT_EQ(s.pool().size(), 0u);
+  }
+}
+
+namespace {
+// Counts every event; called from workers concurrently.
+struct Counting final : SearchObserver {
+  std::atomic<std::uint64_t> created{0}, finished{0}, dry{0}, stops{0}, improved{0};
+  std::atomic<int> lastStop{0};
+  void tasksCreated(std::size_t n) override { created += n; }
+  void taskFinished(int worker, double seconds) override {
+    EXPECT_GE(worker, 0);
+    EXPECT_GE(seconds, 0.0);
+    ++finished;
+  }
+  void poolRanDry() override { ++dry; }
+  void stopRequested(StopReason r) override {
+    ++stops;
+    lastStop = static_cast<int>(r);
+  }
+  void incumbentImproved() override { ++improved; }
+};
+}  // namespace
+
+TEST(Observer, SeesTasksDryPoolStopAndImprovements) {
+  // Enumeration: every created task is reported and runs (the root is pushed as a task too).
+  {
+    Counting c;
+    depth_bounded::Options o;
+    o.runtime.threads = 2;
+    o.spawnDepth = 3;
+    o.observers.push_back(&c);
+    SearchParams<long long> p;
+    p.maxDepth = 10;
+    auto r = depth_bounded::search<toy::BinaryTree, Enumeration<CountNodes>>({}, {}, p, o);
+    EXPECT_EQ(r.enumerator.get(), (std::uint64_t{1} << 11) - 1);
+    EXPECT_EQ(c.created.load(), 1u + 2u + 4u + 8u);  // the root, then every child above depth 3
+    EXPECT_EQ(c.finished.load(), c.created.load());
+    EXPECT_GE(c.dry.load(), 1u);  // the last task leaves the pool empty
+    EXPECT_EQ(c.stops.load(), 0u);
+    EXPECT_EQ(c.improved.load(), 0u);
+  }
+  // Decision: the solution stops the search and is reported once as a stop, and as an improvement.
+  {
+    Counting c;
+    budget::Options o;
+    o.runtime.threads = 2;
+    o.budget = 5;
+    o.observers.push_back(&c);
+    SearchParams<int> p;
+    p.expectedObjective = 8;
+    auto r = budget::search<toy::Queens, Decision>({8}, {}, p, o);
+    ASSERT_TRUE(r.found());
+    EXPECT_EQ(c.stops.load(), 1u);
+    EXPECT_EQ(c.lastStop.load(), static_cast<int>(StopReason::Found));
+    EXPECT_GE(c.improved.load(), 1u);
+  }
+  // No observer: nothing to call, same answer.
+  {
+    depth_bounded::Options o;
+    o.runtime.threads = 2;
+    SearchParams<long long> p;
+    p.maxDepth = 10;
+    EXPECT_EQ((depth_bounded::search<toy::BinaryTree, Enumeration<CountNodes>>({}, {}, p, o).enumerator.get()),
+              (std::uint64_t{1} << 11) - 1);
   }
 }

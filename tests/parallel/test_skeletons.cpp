@@ -31,9 +31,7 @@ class SkeletonVsSeq : public testing::TestWithParam<Case> {
  protected:
   template <class P>
   P small(P p) const {
-    p.spawnDepth = 2;
-    p.backtrackBudget = 7;  // tiny, so budget splits often
-    return p;
+    return p;  // -d 2 and -b 7 (tiny, so budget splits often) are partest::Split's defaults
   }
 };
 
@@ -150,7 +148,6 @@ TEST(Ordered, OneWorkerFindsTheSequentialFirstSolution) {
   for (int n : {6, 8, 10}) {
     SearchParams<int> p;
     p.expectedObjective = n;
-    p.spawnDepth = 2;
     auto ref = seq::search<toy::Queens, Decision>({n}, {}, p);
     const auto first = partest::run<toy::Queens, Decision>("ordered", 1, {n}, {}, p);
     for (int rep = 0; rep < 5; ++rep) {

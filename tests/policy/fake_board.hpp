@@ -26,13 +26,13 @@ class FakeBoard final : public BoardView {
   std::uint64_t clock_ = 0;
 };
 
-inline PolicyContext ctxFor(int rank, int size, const FakeBoard& b, int workers = 1, std::uint64_t seed = 7) {
-  PolicyContext c;
+inline PolicyEnv ctxFor(int rank, int size, const FakeBoard& b, int workers = 1, std::uint64_t seed = 7) {
+  PolicyEnv c;
   c.rank = rank;
   c.size = size;
   c.seed = seed;
   c.workers = workers;
-  c.view = &b;
+  c.board = &b;
   return c;
 }
 

@@ -37,7 +37,7 @@ TEST(Proportional, SamplesInProportionToScoreAndNeverItself) {
   b.set(3, 1.0, 0);   // 0: never
   b.set(4, 1.0, 30);  // 30
   b.set(5, 0.5, 80);  // 40
-  ProportionalPolicy p(ctxFor(2, 6, b, 1, 12345));
+  ProportionalPolicy p(ctxFor(2, 6, b, 1, 12345), {});
   const std::uint64_t n = 100000;
   std::vector<std::uint64_t> counts(6, 0);
   for (std::uint64_t i = 0; i < n; ++i) ++counts[static_cast<std::size_t>(p.choose())];
@@ -53,7 +53,7 @@ TEST(Proportional, DelaysLowerAVictimsShare) {
   FakeBoard b(3);
   b.set(1, 1.0, 10);
   b.set(2, 1.0, 10);
-  ProportionalPolicy p(ctxFor(0, 3, b, 1));
+  ProportionalPolicy p(ctxFor(0, 3, b, 1), {});
   p.onDelaySample(2, 1e9);  // 0.65·ln(2.72 + 1e9) = 13.47… > 10: rank 2's score is negative
   std::vector<std::uint64_t> counts(3, 0);
   for (int i = 0; i < 1000; ++i) ++counts[static_cast<std::size_t>(p.choose())];
@@ -62,7 +62,7 @@ TEST(Proportional, DelaysLowerAVictimsShare) {
 
 TEST(Proportional, UniformFallbackWhenNoWeight) {
   FakeBoard b(5);  // queued 0 everywhere
-  ProportionalPolicy p(ctxFor(3, 5, b, 1, 99));
+  ProportionalPolicy p(ctxFor(3, 5, b, 1, 99), {});
   const std::uint64_t n = 40000;
   std::vector<std::uint64_t> counts(5, 0);
   for (std::uint64_t i = 0; i < n; ++i) ++counts[static_cast<std::size_t>(p.choose())];
@@ -76,7 +76,7 @@ TEST(Proportional, StickyOnLastGiverForgetsOnRefusal) {
   FakeBoard b(4);
   b.set(1, 1.0, 100);
   b.set(3, 1.0, 1);
-  ProportionalPolicy p(ctxFor(0, 4, b, 1));
+  ProportionalPolicy p(ctxFor(0, 4, b, 1), {});
   p.onOutcome({3, true, 1, 10.0});  // rank 3 gave work: ask it first, whatever the board says
   for (int i = 0; i < 20; ++i) EXPECT_EQ(p.choose(), 3);
   p.onOutcome({3, false, 0, 10.0});
@@ -88,7 +88,7 @@ TEST(Proportional, StaleGuardIgnoresARefusingRankUntilItRepublishes) {
   FakeBoard b(3);
   b.set(1, 1.0, 50);
   b.set(2, 1.0, 50);
-  ProportionalPolicy p(ctxFor(0, 3, b, 1));
+  ProportionalPolicy p(ctxFor(0, 3, b, 1), {});
   p.onOutcome({1, false, 0, 10.0});  // rank 1 refused while the board still says 50
   for (int i = 0; i < 200; ++i) EXPECT_EQ(p.choose(), 2);
   EXPECT_EQ(p.weight(1), 0.0);
@@ -98,9 +98,9 @@ TEST(Proportional, StaleGuardIgnoresARefusingRankUntilItRepublishes) {
   EXPECT_GT(counts[1], 800);
   EXPECT_GT(counts[2], 800);
   // With the guard off the refusal changes nothing.
-  auto c = ctxFor(0, 3, b, 1);
-  c.proportional.staleGuard = false;
-  ProportionalPolicy q(c);
+  ProportionalPolicy::Params unguarded;
+  unguarded.staleGuard = false;
+  ProportionalPolicy q(ctxFor(0, 3, b, 1), unguarded);
   q.onOutcome({1, false, 0, 10.0});
   q.choose();  // weights come from the latest board read
   EXPECT_EQ(q.weight(1), 50.0);
@@ -108,7 +108,7 @@ TEST(Proportional, StaleGuardIgnoresARefusingRankUntilItRepublishes) {
 
 TEST(Proportional, OneRankHasNobodyToRob) {
   FakeBoard b(1);
-  ProportionalPolicy p(ctxFor(0, 1, b, 1));
+  ProportionalPolicy p(ctxFor(0, 1, b, 1), {});
   EXPECT_EQ(p.choose(), -1);
 }
 
@@ -122,7 +122,7 @@ TEST(Proportional, SpreadsThievesWherePerformanceHerds) {
 
   std::map<int, int> perfChoices;
   for (int t = 0; t < kThieves; ++t) {
-    PerformancePolicy p(ctxFor(t, kSize, b, 1, 1000 + t));
+    PerformancePolicy p(ctxFor(t, kSize, b, 1, 1000 + t), {});
     p.refresh(0);
     ++perfChoices[p.choose()];
   }
@@ -130,7 +130,7 @@ TEST(Proportional, SpreadsThievesWherePerformanceHerds) {
 
   std::vector<std::uint64_t> counts(kSize, 0);
   for (int t = 0; t < kThieves; ++t) {
-    ProportionalPolicy p(ctxFor(t, kSize, b, 1, 1000 + t));
+    ProportionalPolicy p(ctxFor(t, kSize, b, 1, 1000 + t), {});
     for (int i = 0; i < kRounds; ++i) ++counts[static_cast<std::size_t>(p.choose())];
   }
   const double n = kThieves * kRounds;

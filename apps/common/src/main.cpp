@@ -40,6 +40,12 @@ int failSetup(AppContext& ctx, const std::string& name, const std::string& messa
 
 int runMain(int argc, char** argv, const std::string& name, const std::string& description,
             const std::function<void(CLI::App&)>& setup, const std::function<int(AppContext&)>& body) {
+  return runMain(argc, argv, name, description, setup, body, comm::PolicyRegistry::builtin());
+}
+
+int runMain(int argc, char** argv, const std::string& name, const std::string& description,
+            const std::function<void(CLI::App&)>& setup, const std::function<int(AppContext&)>& body,
+            const comm::PolicyRegistry& policies) {
   std::optional<comm::Runtime> mpi;
   try {
     mpi.emplace(argc, argv);
@@ -52,11 +58,12 @@ int runMain(int argc, char** argv, const std::string& name, const std::string& d
   ctx.size = mpi->size();
   ctx.world = mpi->world();
   ctx.argv.assign(argv, argv + argc);
+  ctx.policies = &policies;
   ctx.log = makeLogger(name, ctx.rank);
   // Only rank 0 prints results: the other ranks' stdout is closed.
   if (ctx.rank != 0) std::cout.setstate(std::ios::badbit);
   CLI::App cli(description, name);
-  addCommonOptions(cli, ctx.opts);
+  addCommonOptions(cli, ctx.opts, policies);
   try {
     setup(cli);
     cli.parse(argc, argv);

@@ -3,24 +3,31 @@
 #include <map>
 #include <set>
 
-#include "jackdaw/comm/policies/params.hpp"
-#include "jackdaw/comm/policy.hpp"
 #include "jackdaw/core/errors.hpp"
+#include "jackdaw/skeletons/table.hpp"
 
 namespace jackdaw::app {
 
-void addCommonOptions(CLI::App& app, CommonOptions& o) {
-  app.add_option("--skeleton", o.skeleton, "Search skeleton: seq, depth_bounded, budget, stack_stealing, ordered")
+namespace {
+std::string joined(const std::vector<std::string>& names) {
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+}  // namespace
+
+void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistry& policies) {
+  app.add_option("--skeleton", o.skeleton, "Search skeleton: " + joined(skeletons::names()))
       ->capture_default_str()
-      ->check(CLI::IsMember({"seq", "depth_bounded", "budget", "stack_stealing", "ordered"}));
+      ->check(CLI::IsMember(skeletons::names()));
   app.add_option("--threads", o.threads, "Workers per rank (0: one per CPU the process may use)")
       ->capture_default_str()
       ->check(CLI::Range(0, 4096));
   app.add_flag("--bind", o.bind, "Pin each worker thread to its own core of the process's CPU set");
-  app.add_option("--policy", o.policy, "Victim policy for stealing between ranks")
-      ->capture_default_str()
-      ->check(CLI::IsMember(comm::policyNames()));
-  for (const auto& p : comm::policyParamTable()) {
+  std::string policyHelp = "Victim policy for stealing between ranks:";
+  for (const auto& s : policies.specs()) policyHelp += "\n  " + s.name + ": " + s.summary;
+  app.add_option("--policy", o.policy, policyHelp)->capture_default_str()->check(CLI::IsMember(policies.names()));
+  for (const auto& p : policies.params()) {
     o.policyParams[p.flag] = p.defaultValue;
     app.add_option(p.flag, o.policyParams[p.flag], p.help)
         ->capture_default_str()
@@ -65,13 +72,17 @@ void addCommonOptions(CLI::App& app, CommonOptions& o) {
 }
 
 void validate(const CommonOptions& o) {
-  // Options that later stages of the runtime implement are refused loudly, never ignored.
-  if (o.skeleton == "seq" && o.threads > 1)
-    throw InputError("--threads " + std::to_string(o.threads) + " needs a parallel --skeleton (seq runs on one thread)");
-  if (o.skeleton == "seq" && o.bind) throw InputError("--bind needs a parallel --skeleton (seq runs on one thread)");
-  if (o.chunked && o.skeleton != "stack_stealing") throw InputError("--chunked applies only to --skeleton stack_stealing");
-  if (o.discrepancy && o.skeleton != "ordered") throw InputError("--discrepancy applies only to --skeleton ordered");
-  if (!o.slowRanks.empty() && o.skeleton == "seq") throw InputError("--slow-ranks needs a parallel --skeleton");
+  // An option the chosen skeleton would ignore is refused loudly, never ignored.
+  const bool parallel = skeletons::isParallel(o.skeleton);
+  if (!parallel && o.threads > 1)
+    throw InputError("--threads " + std::to_string(o.threads) + " needs a parallel --skeleton (" + o.skeleton +
+                     " runs on one thread)");
+  if (!parallel && o.bind) throw InputError("--bind needs a parallel --skeleton (" + o.skeleton + " runs on one thread)");
+  if (o.chunked && o.skeleton != skeletons::StackStealing::name)
+    throw InputError("--chunked applies only to --skeleton stack_stealing");
+  if (o.discrepancy && o.skeleton != skeletons::Ordered::name)
+    throw InputError("--discrepancy applies only to --skeleton ordered");
+  if (!o.slowRanks.empty() && !parallel) throw InputError("--slow-ranks needs a parallel --skeleton");
 }
 
 std::vector<int> parseRankList(const std::string& list, int size) {

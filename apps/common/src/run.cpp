@@ -1,7 +1,6 @@
 #include "jackdaw/app/run.hpp"
 
 #include "jackdaw/comm/failure.hpp"
-#include "jackdaw/comm/policies/params.hpp"
 
 namespace jackdaw::app {
 
@@ -20,22 +19,40 @@ void checkSetupAcrossRanks(AppContext& ctx) {
   if (!ok) throw SetupFailedElsewhere();
 }
 
-DistributedOptions distributedOptions(AppContext& ctx) {
-  DistributedOptions d;
-  d.world = ctx.world;
-  d.rank = ctx.rank;
-  d.size = ctx.size;
-  d.policy = ctx.opts.policy;
-  for (const auto& p : comm::policyParamTable()) {
-    const auto it = ctx.opts.policyParams.find(p.flag);  // absent when no CLI filled the options
-    p.set(d.policyContext, it != ctx.opts.policyParams.end() ? it->second : p.defaultValue);
-  }
-  d.policyContext.seed = ctx.opts.seed;
-  d.comm.stealHalf = ctx.opts.chunked;
-  d.comm.seed = ctx.opts.seed;
-  d.comm.testDelayMaxUs = ctx.opts.testCommDelayUs;
-  d.report = &ctx.distributed;
-  return d;
+skeletons::Settings skeletonSettings(AppContext& ctx, std::vector<WorkerReport>* reports,
+                                     std::vector<SearchObserver*> observers) {
+  const auto& o = ctx.opts;
+  skeletons::Settings s;
+  s.parallel.runtime.threads = o.threads;
+  s.parallel.runtime.bind = o.bind;
+  s.parallel.runtime.rate = o.workRate;
+  s.parallel.workers = reports;
+  s.parallel.live = &ctx.live;
+  s.parallel.observers = std::move(observers);
+  s.spawnDepth = o.spawnDepth;
+  s.budget = o.budget;
+  s.chunked = o.chunked;
+  s.discrepancy = o.discrepancy;
+  return s;
+}
+
+comm::SessionConfig sessionConfig(const AppContext& ctx) {
+  comm::SessionConfig c;
+  c.world = ctx.world;
+  c.policy = ctx.opts.policy;
+  c.policyParams = ctx.opts.policyParams;
+  c.policies = ctx.policies;
+  c.seed = ctx.opts.seed;
+  c.comm.stealHalf = ctx.opts.chunked;
+  c.comm.seed = ctx.opts.seed;
+  c.comm.testDelayMaxUs = ctx.opts.testCommDelayUs;
+  return c;
+}
+
+std::unique_ptr<SlowRank> slowRankFor(const AppContext& ctx) {
+  for (int r : parseRankList(ctx.opts.slowRanks, ctx.size))
+    if (r == ctx.rank) return std::make_unique<SlowRank>(ctx.opts.slowdown, ctx.stop);
+  return nullptr;
 }
 
 }  // namespace jackdaw::app

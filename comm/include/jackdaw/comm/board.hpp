@@ -26,18 +26,12 @@
 #include <cstdint>
 #include <optional>
 
+#include "jackdaw/comm/board_record.hpp"
+#include "jackdaw/comm/policies/board_view.hpp"
+
 namespace jackdaw::comm {
 
 enum class BoundSense { Maximise, Minimise };
-
-struct RankRecord {
-  std::uint64_t seq = 0;      // even = stable; set by publish()
-  double workRate = 1.0;
-  std::uint64_t queued = 0;   // pool size (tasks a thief could take)
-  std::uint64_t running = 0;
-  std::uint64_t idle = 0;     // idle workers
-  std::uint64_t timeNs = 0;   // publisher's steady clock at publish; set by publish()
-};
 
 // Double objectives on the int64 bound cell: a monotone bijection, so MPI_MAX/MIN on the
 // encoded integers orders like the doubles (NaN excluded).
@@ -93,6 +87,16 @@ class LoadBoard {
   bool unified_ = true;
   std::uint64_t seq_ = 0;
   std::uint64_t publishes_ = 0;
+};
+
+// The board as a policy sees it.
+class LoadBoardView final : public BoardView {
+ public:
+  explicit LoadBoardView(const LoadBoard& b) : board_(b) {}
+  std::optional<RankRecord> read(int r) const override { return board_.read(r); }
+
+ private:
+  const LoadBoard& board_;
 };
 
 }  // namespace jackdaw::comm

@@ -1,4 +1,4 @@
-// Counters of one rank's comm thread, gathered to rank 0 as JSON at the end (gather.hpp).
+// Counters of one rank's comm thread, gathered to rank 0 once at the end (Session::gather).
 #pragma once
 
 #include <cstdint>
@@ -23,7 +23,14 @@ struct CommStats {
   double stealRoundTripUsTotal = 0.0;  // sum over granted + refused steals
   double commCpuSeconds = 0.0;         // getrusage(RUSAGE_THREAD) of the comm thread
   double commWallSeconds = 0.0;
-  std::vector<double> latencyUs;       // smoothed latency to each rank (0 for self)
+  std::vector<double> latencyUs;       // mean delay sample to each rank, µs (0 for self / none)
+
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(stealRequestsSent, stealsGranted, stealsRefused, requestsAnswered, requestsGranted, tasksSent, tasksReceived,
+       bytesSent, bytesReceived, boardPublishes, boundPublishes, stopPublishes, waves, stealRoundTripUsTotal,
+       commCpuSeconds, commWallSeconds, latencyUs);
+  }
 };
 
 }  // namespace jackdaw::comm

@@ -6,13 +6,13 @@
 // while it holds stealable work or waits for a reply, see CommOptions) instead of busy-polling —
 // Open MPI's blocking calls spin — and wake() cuts the sleep short.
 //
+// A Session (session.hpp) builds and owns one with its board and policy; by hand:
 //   LoadBoard board(world, BoundSense::Maximise);
-//   PeerDelays delays(board.size());
-//   auto policy = makePolicy("random", {.rank = r, .size = n, .seed = s, .board = &board, .delays = &delays});
-//   CommThread comm(world, board, work, *policy, delays, CommOptions{});   // collective
-//   /* inject the root task on rank 0 first */  comm.start();
+//   LoadBoardView view(board);
+//   auto policy = PolicyRegistry::builtin().make("random", {.rank = r, .size = n, .board = &view});
+//   CommThread comm(world, board, work, *policy, CommOptions{});   // collective
+//   /* put the root task on rank 0 first */  comm.start();
 //   comm.waitTermination();                     // every rank returns after global quiescence
-//   auto blobs = gatherBlobs(world, myResult);  // gather.hpp
 //
 // Termination (counting waves, Mattern's four-counter idea): every comm thread repeatedly joins a
 // nonblocking MPI_Iallreduce (SUM) of its snapshot {tasks created, tasks finished, work messages
@@ -44,7 +44,6 @@
 #include "jackdaw/comm/board.hpp"
 #include "jackdaw/comm/comm_stats.hpp"
 #include "jackdaw/comm/local_work.hpp"
-#include "jackdaw/comm/peer_delays.hpp"
 #include "jackdaw/comm/policy.hpp"
 
 namespace jackdaw::comm {
@@ -68,7 +67,7 @@ struct CommOptions {
 
 class CommThread {
  public:
-  CommThread(MPI_Comm comm, LoadBoard& board, LocalWork& work, VictimPolicy& policy, PeerDelays& delays,
+  CommThread(MPI_Comm comm, LoadBoard& board, LocalWork& work, VictimPolicy& policy,
              CommOptions opts = {});  // collective over comm (dups it)
   ~CommThread();  // joins; if the search is still running, aborts the job (never hangs)
   CommThread(const CommThread&) = delete;
@@ -101,12 +100,12 @@ class CommThread {
   void testSends();
   void drain();
   void idleSleep(std::chrono::microseconds d);
+  void delaySample(int peer, double us);
 
   MPI_Comm comm_;
   LoadBoard& board_;
   LocalWork& work_;
   VictimPolicy& policy_;
-  PeerDelays& delays_;
   CommOptions opts_;
   int rank_ = 0, size_ = 1;
 
@@ -129,6 +128,9 @@ class CommThread {
   bool everPublished_ = false;
   std::uint64_t lastPublishNs_ = 0, lastProbeNs_ = 0;
   int probePeer_ = 0;
+  std::uint64_t nextRefreshNs_ = 0;                    // the policy's next refresh
+  std::vector<double> delaySumUs_;                     // per peer, for the mean in stats
+  std::vector<std::uint64_t> delaySamples_;
   // termination wave
   MPI_Request waveReq_ = MPI_REQUEST_NULL;
   bool waveActive_ = false;

@@ -1,17 +1,18 @@
-// The seam between the comm layer and a rank's threaded search runtime.
+// The seam between the comm layer and a rank's threaded search (implemented by the distributed
+// driver over a running skeleton, or by a test's synthetic work).
 //
-// The comm layer knows nothing of nodes or skeletons: the runtime implements LocalWork and the
-// comm thread calls it to publish load, hand work away, inject stolen work and detect
-// termination. Every member is called from the comm thread only (never from a worker), so an
-// implementation needs to be thread-safe with respect to its own workers, not to other callers.
+// The comm layer knows nothing of nodes or skeletons: the comm thread calls LocalWork to publish
+// load, hand work away, take in stolen work and detect termination. Every member is called from
+// the comm thread only (never from a worker), so an implementation needs to be thread-safe with
+// respect to its own workers, not to other callers.
 //
 // Contract for termination (see comm_thread.hpp): tasksCreated() and tasksFinished() are
 // monotonic; a task counts as created on the rank that made it (the root counts once, on the
-// rank that holds it before CommThread::start()), and as finished on the rank that ran it.
+// rank that holds it before the comm thread starts), and as finished on the rank that ran it.
 // A task's children are counted as created BEFORE the task counts as finished, and tasks given
 // away are neither created nor finished by the handover; tasks dropped unrun after a stop count as
-// finished. Then "sum created == sum finished" in a
-// consistent snapshot means no task exists anywhere, including in flight between ranks.
+// finished. Then "sum created == sum finished" in a consistent snapshot means no task exists
+// anywhere, including in flight between ranks.
 #pragma once
 
 #include <cstddef>
@@ -29,23 +30,23 @@ class LocalWork {
   virtual std::size_t queuedTasks() = 0;  // exact pool size (tasks a thief could take)
   virtual int runningTasks() = 0;
   virtual int idleWorkers() = 0;
-  virtual double workRate() = 0;          // the rank's mean worker rate (POLICY.md 3.1)
+  virtual double workRate() = 0;          // the rank's mean worker rate (3.1)
   // True when the pool cannot feed the idle workers: the comm thread then steals for this rank.
   virtual bool needsWork() = 0;
 
-  // --- victim side: serialise and remove the shallowest task (half = half of the shallowest
-  // level). Returns the bytes and sets count; empty bytes / count 0 = nothing to give.
-  virtual std::vector<std::byte> giveAway(bool half, std::uint32_t& count) = 0;
-  // --- thief side: deserialise `count` tasks and inject them into the pool.
+  // --- victim side: remove the shallowest task (half = half of the shallowest level) and append
+  // it, in the wire format (wire.hpp), to `out`. Returns how many tasks went; 0 = nothing to give
+  // (and `out` unchanged).
+  virtual std::uint32_t giveAway(bool half, std::vector<std::byte>& out) = 0;
+  // --- thief side: read `count` tasks from `bytes` and put them in the pool.
   virtual void receive(std::span<const std::byte> bytes, std::uint32_t count) = 0;
 
   // --- termination counters (see contract above) ---
   virtual std::uint64_t tasksCreated() = 0;
   virtual std::uint64_t tasksFinished() = 0;
 
-  // --- propagation hooks: the global bound improved / a stop was requested on some rank.
-  // Called from the comm thread; keep them cheap (store into an atomic). Workers that prune may
-  // instead read LoadBoard::bound() / stopReason() directly: both are lock-free local loads.
+  // --- propagation: the global bound improved / a stop was requested on some rank. Called from
+  // the comm thread; keep them cheap (store into an atomic).
   virtual void onBound(std::int64_t /*bound*/) {}
   virtual void onStop(int /*reason*/) {}
 };

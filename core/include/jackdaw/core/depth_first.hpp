@@ -69,20 +69,6 @@ class DepthFirst {
     return given;
   }
 
-  // Unexplored children left on the stack (an estimate of the work a split can give).
-  bool hasSplittableWork() const {
-    for (std::size_t i = 0; i < stack_.size(); ++i)
-      if (stack_[i].remaining > 0) return true;
-    return false;
-  }
-  std::size_t stackDepth() const { return stack_.size(); }
-
-  // Visit every frame bottom-up (checkpointing reads the open subtrees this way).
-  template <class F>
-  void forEachFrame(F&& f) {
-    for (std::size_t i = 0; i < stack_.size(); ++i) f(stack_[i].node, stack_[i].depth, stack_[i].remaining);
-  }
-
  private:
   struct Frame {
     explicit Frame(int d) : depth(d) {}

@@ -1,4 +1,5 @@
-// Run-time parameters of one search. Every skeleton reads the ones it needs.
+// Parameters of the search itself, whichever skeleton runs it. How a skeleton splits the work
+// (spawn depth, budget, …) lives in that skeleton's own Options.
 #pragma once
 
 #include <cstdint>
@@ -9,8 +10,6 @@ namespace jackdaw {
 template <class Obj = long long>
 struct SearchParams {
   int maxDepth = -1;                    // nodes at this depth are not expanded; -1: no limit
-  int spawnDepth = 2;                   // depth_bounded / ordered: nodes above it become tasks
-  std::uint64_t backtrackBudget = 100000;  // budget: backtracks before work is split off
   std::optional<Obj> initialBound;      // optimisation: only nodes better than this count
   std::optional<Obj> expectedObjective; // decision: the objective a solution must reach
 };

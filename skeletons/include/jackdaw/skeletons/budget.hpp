@@ -1,7 +1,7 @@
-// Budget skeleton: depth-first search until params.backtrackBudget (-b) backtracks are spent,
-// then every unexplored sibling at the shallowest open level becomes a task and the count restarts.
+// Budget skeleton: depth-first search until `budget` (-b) backtracks are spent, then every
+// unexplored sibling at the shallowest open level becomes a task and the count restarts.
 //
-//   jackdaw::ParallelOptions o; o.runtime.threads = 4;
+//   jackdaw::budget::Options o;  o.runtime.threads = 4;  o.budget = 10000;
 //   auto r = jackdaw::budget::search<MyModel, jackdaw::Enumeration<jackdaw::CountNodes>>(space, root, params, o);
 #pragma once
 
@@ -12,10 +12,14 @@
 
 namespace jackdaw::budget {
 
-template <SearchModel M, SearchKind K>
+struct Options : ParallelOptions {
+  std::uint64_t budget = 100000;  // backtracks before unexplored siblings are split off
+};
+
+template <SearchModel M, SearchKind K, class Launch = detail::LocalLaunch>
 SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
-                          const typename SearchTypes<M, K>::Params& params, StopFlag& stop,
-                          const ParallelOptions& opts) {
+                          const typename SearchTypes<M, K>::Params& params, StopFlag& stop, const Options& opts,
+                          Launch&& launch = {}) {
   using S = detail::DepthPoolSearch<M, K>;
   struct Hooks {
     S& s;
@@ -28,13 +32,14 @@ SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
                           [this](typename M::Node&& c, int d) { s.push({std::move(c), d}); });
     }
   };
-  return detail::searchFromRoot<M, K>(space, std::move(root), params, stop, opts,
-                                      [](S& s) { return Hooks{s, s.params().backtrackBudget}; });
+  const std::uint64_t budget = opts.budget;
+  return detail::searchFromRoot<M, K>(space, std::move(root), params, stop, opts, std::forward<Launch>(launch),
+                                      [budget](S& s) { return Hooks{s, budget}; });
 }
 
 template <SearchModel M, SearchKind K>
 SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
-                          const typename SearchTypes<M, K>::Params& params, const ParallelOptions& opts = {}) {
+                          const typename SearchTypes<M, K>::Params& params, const Options& opts = {}) {
   StopFlag stop;
   return search<M, K>(space, std::move(root), params, stop, opts);
 }

@@ -1,10 +1,10 @@
-// Ordered skeleton: the nodes above the cutoff depth (params.spawnDepth, -d) are expanded first,
+// Ordered skeleton: the nodes above the cutoff depth (spawnDepth, -d) are expanded first,
 // sequentially, in the sequential search's order; the subtrees at the cutoff become tasks that run
-// smallest priority first: left-to-right (the sequential order), or with opts.discrepancy the
+// smallest priority first: left-to-right (the sequential order), or with discrepancy the
 // number of discrepancies on the path (children taken other than the first), ties left-to-right.
 // The task order does not depend on timing, so runs are replicable.
 //
-//   jackdaw::ParallelOptions o; o.runtime.threads = 4; o.discrepancy = true;
+//   jackdaw::ordered::Options o;  o.runtime.threads = 4;  o.discrepancy = true;
 //   auto r = jackdaw::ordered::search<MyModel, jackdaw::Optimisation>(space, root, params, o);
 //
 // A child's index counts the children that survived the bound test before it (pruned children are
@@ -19,10 +19,15 @@
 
 namespace jackdaw::ordered {
 
-template <SearchModel M, SearchKind K>
+struct Options : ParallelOptions {
+  int spawnDepth = 2;        // nodes above this depth are expanded up front; their subtrees are tasks
+  bool discrepancy = false;  // run tasks in discrepancy order instead of left-to-right
+};
+
+template <SearchModel M, SearchKind K, class Launch = detail::LocalLaunch>
 SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
-                          const typename SearchTypes<M, K>::Params& params, StopFlag& stop,
-                          const ParallelOptions& opts) {
+                          const typename SearchTypes<M, K>::Params& params, StopFlag& stop, const Options& opts,
+                          Launch&& launch = {}) {
   using Node = typename M::Node;
   using TaskT = detail::Task<Node>;
   using S = detail::ParallelSearch<M, K, PriorityPool<TaskT>>;
@@ -63,21 +68,21 @@ SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
   };
   auto seed = [&] {
     std::vector<TaskT> tasks;
-    if (params.spawnDepth <= 0) {
+    if (opts.spawnDepth <= 0) {
       tasks.push_back({std::move(root), 0, 0});
     } else {
-      Prepass p{s.self().rules, params.spawnDepth, opts.discrepancy, tasks};
+      Prepass p{s.self().rules, opts.spawnDepth, opts.discrepancy, tasks};
       DepthFirst<M, K, Prepass> dfs(s.self().rules, p);
       dfs.run(std::move(root), 0);
     }
     s.pushAll(std::move(tasks));
   };
-  return detail::runParallel(s, opts, body, seed);
+  return detail::runParallel(s, opts, body, seed, std::forward<Launch>(launch));
 }
 
 template <SearchModel M, SearchKind K>
 SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
-                          const typename SearchTypes<M, K>::Params& params, const ParallelOptions& opts = {}) {
+                          const typename SearchTypes<M, K>::Params& params, const Options& opts = {}) {
   StopFlag stop;
   return search<M, K>(space, std::move(root), params, stop, opts);
 }

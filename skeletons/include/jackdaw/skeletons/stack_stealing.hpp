@@ -1,8 +1,8 @@
 // Stack-stealing skeleton: workers run depth-first search; while some worker is idle and the pool
 // is empty, a busy worker answers at its next node by splitting off its shallowest unexplored
-// sibling (or, with opts.chunked, the whole level) into the pool, whose tokens wake the idle ones.
+// sibling (or, with chunked, the whole level) into the pool, whose tokens wake the idle ones.
 //
-//   jackdaw::ParallelOptions o; o.runtime.threads = 4; o.chunked = true;
+//   jackdaw::stack_stealing::Options o;  o.runtime.threads = 4;  o.chunked = true;
 //   auto r = jackdaw::stack_stealing::search<MyModel, jackdaw::Decision>(space, root, params, o);
 //
 // The request is implicit: "idle workers > 0 and pool empty" is two relaxed atomic loads per
@@ -16,10 +16,14 @@
 
 namespace jackdaw::stack_stealing {
 
-template <SearchModel M, SearchKind K>
+struct Options : ParallelOptions {
+  bool chunked = false;  // hand over a whole level instead of one node
+};
+
+template <SearchModel M, SearchKind K, class Launch = detail::LocalLaunch>
 SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
-                          const typename SearchTypes<M, K>::Params& params, StopFlag& stop,
-                          const ParallelOptions& opts) {
+                          const typename SearchTypes<M, K>::Params& params, StopFlag& stop, const Options& opts,
+                          Launch&& launch = {}) {
   using S = detail::DepthPoolSearch<M, K>;
   const std::size_t perSplit = opts.chunked ? std::numeric_limits<std::size_t>::max() : 1;
   struct Hooks {
@@ -30,13 +34,13 @@ SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
       dfs.splitShallowest(perSplit, [this](typename M::Node&& c, int d) { s.push({std::move(c), d}); });
     }
   };
-  return detail::searchFromRoot<M, K>(space, std::move(root), params, stop, opts,
+  return detail::searchFromRoot<M, K>(space, std::move(root), params, stop, opts, std::forward<Launch>(launch),
                                       [perSplit](S& s) { return Hooks{s, perSplit}; });
 }
 
 template <SearchModel M, SearchKind K>
 SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
-                          const typename SearchTypes<M, K>::Params& params, const ParallelOptions& opts = {}) {
+                          const typename SearchTypes<M, K>::Params& params, const Options& opts = {}) {
   StopFlag stop;
   return search<M, K>(space, std::move(root), params, stop, opts);
 }

@@ -17,6 +17,7 @@
 #include <spdlog/logger.h>
 
 #include "jackdaw/app/options.hpp"
+#include "jackdaw/comm/policy.hpp"
 #include "jackdaw/core/live_nodes.hpp"
 #include "jackdaw/core/stop.hpp"
 #include "jackdaw/core/worker_report.hpp"
@@ -47,13 +48,18 @@ struct AppContext {
   StopFlag stop;                    // set by SIGUSR1 / SIGTERM / SIGINT: the search stops, partial
   LiveNodes live;                   // nodes of the running search, for --progress
   std::vector<std::string> argv;    // the exact command line (for --stats)
+  const comm::PolicyRegistry* policies = nullptr;  // what --policy can name (set by runMain)
 };
 
 // True on the rank that prints the result and writes --stats (rank 0).
 inline bool isReporter(const AppContext& ctx) { return ctx.rank == 0; }
 
 // setup adds the app's options to the CLI; body runs once parsing and validation succeeded and
-// returns the exit code.
+// returns the exit code. `policies` are the victim policies --policy may name (default: the
+// built-in ones; add your own with PolicyRegistry::add, see comm/policy.hpp).
+int runMain(int argc, char** argv, const std::string& name, const std::string& description,
+            const std::function<void(CLI::App&)>& setup, const std::function<int(AppContext&)>& body,
+            const comm::PolicyRegistry& policies);
 int runMain(int argc, char** argv, const std::string& name, const std::string& description,
             const std::function<void(CLI::App&)>& setup, const std::function<int(AppContext&)>& body);
 

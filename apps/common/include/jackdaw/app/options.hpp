@@ -9,12 +9,13 @@
 
 #include <CLI/CLI.hpp>
 
+#include "jackdaw/comm/policy.hpp"
 #include "jackdaw/core/work_rate.hpp"
 
 namespace jackdaw::app {
 
 struct CommonOptions {
-  std::string skeleton = "seq";        // seq | depth_bounded | budget | stack_stealing | ordered
+  std::string skeleton = "seq";        // a name in the skeleton table (skeletons/table.hpp)
   int threads = 0;                     // 0: one worker per CPU this process may use
   bool bind = false;                   // pin each worker to its own core (hwloc)
   std::string policy = "random";       // victim policy for distributed stealing
@@ -26,7 +27,7 @@ struct CommonOptions {
   std::uint64_t seed = 1;
   std::string logLevel = "warn";
   double progressSeconds = 0.0;        // --progress S: a progress line every S seconds
-  std::map<std::string, double> policyParams;  // --perf-* / --prop-*: the policies' constants
+  comm::ParamValues policyParams;      // the policies' constants by flag (--perf-*, --prop-*, …)
   WorkRateParams workRate;             // --rate-*: the constants of the per-worker work rate (3.1)
   std::string slowRanks;               // --slow-ranks 1,3: ranks made slower (contention experiments)
   double slowdown = 3.0;               // --slowdown F: a slow rank's task takes F times as long
@@ -37,7 +38,8 @@ struct CommonOptions {
 // The ranks listed in --slow-ranks (an InputError for anything but comma-separated ranks < size).
 std::vector<int> parseRankList(const std::string& list, int size);
 
-void addCommonOptions(CLI::App& app, CommonOptions& o);
+// The policies' flags come from the registry, so a registered policy's constants appear here.
+void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistry& policies);
 
 // Throws InputError for a combination that cannot run (or a feature this build lacks).
 void validate(const CommonOptions& o);

@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "jackdaw/app/main.hpp"
+#include "jackdaw/comm/comm_stats.hpp"
+#include "jackdaw/distributed/launch.hpp"
 #include "jackdaw/core/stats.hpp"
 #include "jackdaw/core/stop.hpp"
 
@@ -21,6 +23,11 @@ nlohmann::json runJson(const AppContext& ctx, const SearchStats& stats, double s
 // Adds one search's per-worker reports to the totals of earlier searches (apps may search
 // repeatedly); runJson then reports them under "workers".
 void addWorkerReports(AppContext& ctx, const std::vector<WorkerReport>& reports);
+
+// The "distributed" section of --stats from rank 0's per-rank report: per_rank (search, workers,
+// steals, comm counters), totals, and the policy's counters per rank and summed.
+nlohmann::json distributedJson(const distributed::Report& report, int ranks);
+nlohmann::json toJson(const comm::CommStats& s);
 
 // Writes the document if --stats was given; an unwritable path is an InputError.
 void writeStats(const AppContext& ctx, const nlohmann::json& doc);

@@ -1,24 +1,25 @@
-// Runs a search with the skeleton the command line chose. Apps call this instead of a skeleton,
-// so every app gets every skeleton (and later every rank layout) without change.
+// Runs a search with the skeleton the command line chose, on every rank of the job. Apps call
+// this instead of a skeleton, so every app gets every skeleton and every rank layout unchanged.
 //
-// The skeleton options (-d, -b, --threads, --bind, --chunked, --discrepancy) come from ctx.opts;
-// per-worker statistics of parallel skeletons are added to ctx.workers for the --stats JSON;
-// --progress lines are logged while it runs.
+// The skeleton settings (-d, -b, --threads, --bind, --chunked, --discrepancy) and the distributed
+// session (--policy and its constants, --seed) come from ctx.opts; per-worker statistics are
+// added to ctx.workers and the per-rank report to ctx.distributed for --stats; --progress lines
+// are logged while it runs.
 #pragma once
 
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
 #include "jackdaw/app/main.hpp"
 #include "jackdaw/app/progress.hpp"
 #include "jackdaw/app/report.hpp"
+#include "jackdaw/app/slow_rank.hpp"
+#include "jackdaw/comm/session.hpp"
 #include "jackdaw/core/errors.hpp"
 #include "jackdaw/core/result.hpp"
-#include "jackdaw/skeletons/budget.hpp"
-#include "jackdaw/skeletons/depth_bounded.hpp"
-#include "jackdaw/skeletons/ordered.hpp"
-#include "jackdaw/skeletons/seq.hpp"
-#include "jackdaw/skeletons/stack_stealing.hpp"
+#include "jackdaw/distributed/launch.hpp"
+#include "jackdaw/skeletons/table.hpp"
 
 namespace jackdaw::app {
 
@@ -32,43 +33,34 @@ struct SetupFailedElsewhere : std::runtime_error {
 // collective check from runMain: one message, every rank exits non-zero, nobody hangs.
 void checkSetupAcrossRanks(AppContext& ctx);
 
-// The distributed options of this rank from the command line.
-DistributedOptions distributedOptions(AppContext& ctx);
+// What the command line says about the skeleton (reports, live counters and observers included).
+skeletons::Settings skeletonSettings(AppContext& ctx, std::vector<WorkerReport>* reports,
+                                     std::vector<SearchObserver*> observers);
+// What the command line says about the session between ranks.
+comm::SessionConfig sessionConfig(const AppContext& ctx);
+// This rank's slow-down observer if --slow-ranks lists it, else null.
+std::unique_ptr<SlowRank> slowRankFor(const AppContext& ctx);
 
 template <SearchModel M, SearchKind K>
 SearchResult<M, K> runSearch(AppContext& ctx, const typename M::Space& space, typename M::Node root,
-                             const typename SearchTypes<M, K>::Params& given) {
+                             const typename SearchTypes<M, K>::Params& params) {
   const auto& o = ctx.opts;
-  if (ctx.size > 1 && o.skeleton == "seq")
-    throw InputError("--skeleton seq runs on one rank; with " + std::to_string(ctx.size) +
-                     " ranks choose depth_bounded, budget, stack_stealing or ordered");
+  if (ctx.size > 1 && !skeletons::isParallel(o.skeleton))
+    throw InputError("--skeleton " + o.skeleton + " runs on one rank; with " + std::to_string(ctx.size) +
+                     " ranks choose a parallel skeleton");
   checkSetupAcrossRanks(ctx);
-  auto params = given;
-  params.spawnDepth = o.spawnDepth;
-  params.backtrackBudget = o.budget;
   ProgressLog progress(ctx);
-  if (o.skeleton == "seq") return seq::search<M, K>(space, std::move(root), params, ctx.stop, &ctx.live);
-
   std::vector<WorkerReport> reports;
-  const DistributedOptions dist = distributedOptions(ctx);
-  ParallelOptions po;
-  po.runtime.threads = o.threads;
-  po.runtime.bind = o.bind;
-  po.runtime.rate = o.workRate;
-  po.chunked = o.chunked;
-  po.discrepancy = o.discrepancy;
-  po.workers = &reports;
-  po.distributed = &dist;
-  po.live = &ctx.live;
-  for (int r : parseRankList(o.slowRanks, ctx.size))
-    if (r == ctx.rank) po.slowdown = o.slowdown;
-  SearchResult<M, K> r;
-  if (o.skeleton == "depth_bounded") r = depth_bounded::search<M, K>(space, std::move(root), params, ctx.stop, po);
-  else if (o.skeleton == "budget") r = budget::search<M, K>(space, std::move(root), params, ctx.stop, po);
-  else if (o.skeleton == "stack_stealing") r = stack_stealing::search<M, K>(space, std::move(root), params, ctx.stop, po);
-  else if (o.skeleton == "ordered") r = ordered::search<M, K>(space, std::move(root), params, ctx.stop, po);
-  else throw std::logic_error("skeleton " + o.skeleton + " passed validation but is not wired");
-  addWorkerReports(ctx, reports);
+  const auto slow = slowRankFor(ctx);
+  std::vector<SearchObserver*> observers;
+  if (slow) observers.push_back(slow.get());
+  const skeletons::Settings settings = skeletonSettings(ctx, &reports, observers);
+  // One launch for every layout: on one rank it runs the search here, on several it spans them.
+  distributed::Report report;
+  const distributed::Launch launch(sessionConfig(ctx), &report);
+  auto r = skeletons::run<M, K>(o.skeleton, space, std::move(root), params, ctx.stop, settings, launch);
+  if (!reports.empty()) addWorkerReports(ctx, reports);
+  if (ctx.size > 1 && ctx.rank == 0) ctx.distributed = distributedJson(report, ctx.size);
   return r;
 }
 

@@ -7,7 +7,7 @@
 
 #include <optional>
 
-#include "jackdaw/comm/board.hpp"
+#include "jackdaw/comm/board_record.hpp"
 
 namespace jackdaw::comm {
 
@@ -16,15 +16,6 @@ class BoardView {
   virtual ~BoardView() = default;
   // rank r's latest consistent record, or nullopt (being rewritten: keep the previous value)
   virtual std::optional<RankRecord> read(int r) const = 0;
-};
-
-class LoadBoardView final : public BoardView {
- public:
-  explicit LoadBoardView(const LoadBoard& b) : board_(b) {}
-  std::optional<RankRecord> read(int r) const override { return board_.read(r); }
-
- private:
-  const LoadBoard& board_;
 };
 
 }  // namespace jackdaw::comm

@@ -1,44 +1,57 @@
-// Pieces shared by the board-driven policies: PeerScores (POLICY.md (3.2) delays and (3.3)
-// scores over the board) and PolicyCounters (the per-policy --stats JSON). Comm thread only.
+// Pieces shared by the board-driven policies: ScoreParams and PeerScores (the delay average (3.2)
+// and the score (3.3) over the board, docs/policies.md) and PolicyCounters (the per-policy --stats
+// counters). Comm thread only.
 //
-//   PeerScores s(ctx);  s.onDelaySample(peer, us);  s.readBoard();  double sc = s.score(peer);
+//   PeerScores s(env, params);  s.onDelaySample(peer, us);  s.readBoard();  double sc = s.score(peer);
 #pragma once
 
 #include <cstdint>
-#include <memory>
+#include <limits>
+#include <random>
 #include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "jackdaw/comm/policies/board_view.hpp"
-#include "jackdaw/comm/policies/params.hpp"
+#include "jackdaw/comm/policy.hpp"
 
 namespace jackdaw::comm {
 
-struct PolicyContext;
+// Constants of (3.2) and (3.3); the policies that score victims share these flags.
+struct ScoreParams {
+  double alpha = 0.65;      // weight of the new sample in (3.2); the old value keeps 1 − alpha
+  double logOffset = 2.72;  // the 2.72 inside ln(·) of (3.2)
+  double minRate = 0.0001;  // floor on a rank's work rate in (3.3)
+  template <class F>
+  void visit(F&& f) {
+    f("--perf-alpha", alpha, "score: weight of a new delay sample in (3.2) (old keeps 1-alpha)", 0.0, 1.0);
+    f("--perf-log-offset", logOffset, "score: constant inside ln() of (3.2)", std::numeric_limits<double>::min(),
+      std::numeric_limits<double>::max());
+    f("--perf-min-rate", minRate, "score: floor on a rank's work rate in (3.3)", 0.0, std::numeric_limits<double>::max());
+  }
+};
 
+// The one smoothing of delay samples: (3.2) per peer, and (3.3) from the last board read.
 class PeerScores {
  public:
-  explicit PeerScores(const PolicyContext& ctx);
+  PeerScores(const PolicyEnv& env, const ScoreParams& p);
   int size() const noexcept { return static_cast<int>(delay_.size()); }
   // (3.2): averageDelay ← alpha·ln(logOffset + us·workers) + (1 − alpha)·averageDelay
   void onDelaySample(int peer, double us);
-  double averageDelay(int peer) const { return delay_[peer]; }
+  double averageDelay(int peer) const { return delay_[static_cast<std::size_t>(peer)]; }
   // Re-read every rank's record from the board (a torn read keeps the previous record).
   void readBoard();
   void readOne(int peer);
-  const RankRecord& record(int peer) const { return rec_[peer]; }
+  const RankRecord& record(int peer) const { return rec_[static_cast<std::size_t>(peer)]; }
   // (3.3) from the last read: max(workRate, minRate)·queued − averageDelay
   double score(int peer) const;
 
  private:
-  PerformanceParams p_;
+  ScoreParams p_;
   int workers_;
-  std::unique_ptr<BoardView> own_;  // adapter over ctx.board when no view was given
-  const BoardView* view_ = nullptr;
+  const BoardView* view_;
   std::vector<double> delay_;
-  std::vector<RankRecord> rec_;  // initial record: rate 1.0, queued 0 (POLICY.md's initial NodeInfo)
+  std::vector<RankRecord> rec_;  // initial record: rate 1.0, queued 0 (the specification's initial NodeInfo)
 };
 
 // Counters a policy reports under --stats. choiceJson() keys (every policy): steals_tried,
@@ -59,5 +72,13 @@ struct PolicyCounters {
   nlohmann::json choiceJson() const;
   nlohmann::json toJson() const;
 };
+
+// A uniformly random rank other than `self` (size >= 2).
+template <class Rng>
+int uniformOther(Rng& rng, int self, int size) {
+  std::uniform_int_distribution<int> pick(0, size - 2);
+  const int v = pick(rng);
+  return v >= self ? v + 1 : v;
+}
 
 }  // namespace jackdaw::comm

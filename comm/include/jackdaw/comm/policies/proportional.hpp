@@ -1,8 +1,8 @@
 // The `proportional` victim policy: steal from a rank drawn at random with probability
-// proportional to its positive performance score (POLICY.md (3.3): max(rate, 0.0001)·queued −
+// proportional to its positive performance score ((3.3): max(rate, 0.0001)·queued −
 // averageDelay, delays by (3.2) exactly as `performance` computes them).
 //
-// Why (POLICY.md names the weakness of `performance`): one cached arg-max target per rank sends
+// Why (docs/policies.md names the weakness of `performance`): one cached arg-max target per rank sends
 // every thief to the same victim; the first thief drains it and the others are refused, and the
 // count they all acted on was already stale. Here:
 // - sampling ∝ score spreads thieves: with k thieves a victim expects k·(its share of the
@@ -16,33 +16,117 @@
 // choose() costs one lock-free read of each rank's record and one RNG draw: no MPI call, no
 // refresh timer, nothing shared between thieves.
 //
-//   ProportionalPolicy p(ctx);  int v = p.choose();  p.onOutcome({v, false});
+//   ProportionalPolicy p(env, {});  int v = p.choose();  p.onOutcome({v, false});
 #pragma once
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
 #include "jackdaw/comm/policies/policy_support.hpp"
-#include "jackdaw/comm/policy.hpp"
 
 namespace jackdaw::comm {
 
 class ProportionalPolicy final : public VictimPolicy {
  public:
-  explicit ProportionalPolicy(const PolicyContext& ctx);
-  const char* name() const override { return "proportional"; }
-  int choose() override;
-  void onOutcome(const StealOutcome& o) override;
-  void onDelaySample(int peer, double us) override { scores_.onDelaySample(peer, us); }
-  nlohmann::json stats() const override;
+  static constexpr const char* name = "proportional";
+  static constexpr const char* summary = "a rank drawn with probability proportional to its positive (3.3) score";
 
-  // The sampling weight of rank r from the latest board read (0 for ourselves); for tests.
-  double weight(int r) const;
+  struct Params {
+    ScoreParams score{};
+    bool sticky = true;      // retry the last rank that gave work first (as `random` does)
+    bool staleGuard = true;  // after a refusal, weight 0 for that rank until it republishes
+    template <class F>
+    void visit(F&& f) {
+      score.visit(f);
+      f("--prop-sticky", sticky, "proportional: 1 = retry the last rank that gave work first", 0.0, 1.0);
+      f("--prop-stale-guard", staleGuard, "proportional: 1 = ignore a rank that refused us until it republishes its load",
+        0.0, 1.0);
+    }
+  };
+
+  ProportionalPolicy(const PolicyEnv& e, const Params& p)
+      : p_(p), rank_(e.rank), size_(e.size), rng_(e.seed ^ static_cast<std::uint64_t>(e.rank)), scores_(e, p.score),
+        counters_(e.size), refusedStamp_(static_cast<std::size_t>(e.size), 0),
+        cumulative_(static_cast<std::size_t>(e.size), 0.0) {}
+
+  // The sampling weight of rank r from the latest board read (0 for ourselves).
+  double weight(int r) const {
+    if (r == rank_) return 0.0;
+    const std::uint64_t stamp = refusedStamp_[static_cast<std::size_t>(r)];
+    if (p_.staleGuard && stamp != 0 && scores_.record(r).timeNs == stamp) return 0.0;
+    return std::max(0.0, scores_.score(r));
+  }
+
+  int choose() override {
+    if (size_ < 2) return -1;
+    int v = -1;
+    if (p_.sticky && last_ >= 0) {
+      v = last_;
+      ++stickyChoices_;
+    } else {
+      double total = 0.0;
+      for (int r = 0; r < size_; ++r) {
+        if (r != rank_) scores_.readOne(r);
+        const double w = weight(r);
+        if (w == 0.0 && r != rank_ && refusedStamp_[static_cast<std::size_t>(r)] != 0 && scores_.score(r) > 0.0)
+          ++guardedSkips_;
+        total += w;
+        cumulative_[static_cast<std::size_t>(r)] = total;
+      }
+      if (total > 0.0) {
+        const double u = std::uniform_real_distribution<double>(0.0, total)(rng_);
+        // First rank whose cumulative weight exceeds u; zero-weight ranks (ourselves included)
+        // have an empty interval and cannot be hit.
+        v = static_cast<int>(std::upper_bound(cumulative_.begin(), cumulative_.end(), u) - cumulative_.begin());
+        if (v >= size_ || weight(v) == 0.0) {  // u rounded onto the very end: take the last weighted rank
+          v = size_ - 1;
+          while (weight(v) == 0.0) --v;
+        }
+        ++sampledChoices_;
+      } else {
+        ++counters_.noTarget;  // nothing looks worth stealing from: uniform, as `random`
+        v = uniformOther(rng_, rank_, size_);
+      }
+    }
+    ++counters_.chosen[static_cast<std::size_t>(v)];
+    return v;
+  }
+
+  std::int64_t onOutcome(const StealOutcome& o) override {
+    if (o.victim < 0 || o.victim >= size_) return kOwnBackoff;
+    counters_.countOutcome(o.gotWork);
+    const auto i = static_cast<std::size_t>(o.victim);
+    if (o.gotWork) {
+      last_ = o.victim;
+      refusedStamp_[i] = 0;
+      return kOwnBackoff;
+    }
+    if (o.victim == last_) last_ = -1;
+    if (p_.staleGuard) {
+      scores_.readOne(o.victim);
+      // timeNs 0 = never published: its weight is 0 anyway, nothing to guard.
+      refusedStamp_[i] = scores_.record(o.victim).timeNs;
+    }
+    return kOwnBackoff;
+  }
+
+  void onDelaySample(int peer, double us) override { scores_.onDelaySample(peer, us); }
+
+  nlohmann::json stats() const override {
+    auto j = counters_.toJson();
+    j["sticky_choices"] = stickyChoices_;
+    j["sampled_choices"] = sampledChoices_;
+    j["uniform_fallbacks"] = counters_.noTarget;
+    j["stale_guard_skips"] = guardedSkips_;
+    return j;
+  }
+
   int remembered() const noexcept { return last_; }
   const PolicyCounters& counters() const noexcept { return counters_; }
 
  private:
-  ProportionalParams p_;
+  Params p_;
   int rank_, size_;
   std::mt19937_64 rng_;
   PeerScores scores_;

@@ -4,7 +4,7 @@
 //
 //   using S = detail::DepthPoolSearch<M, K>;
 //   struct Hooks { S& s; ... };                       // engine hooks, see core/depth_first.hpp
-//   return detail::searchFromRoot<M, K>(space, std::move(root), params, stop, opts,
+//   return detail::searchFromRoot<M, K>(space, std::move(root), params, stop, opts, launch,
 //                                       [](S& s) { return Hooks{s, ...}; });
 #pragma once
 
@@ -18,10 +18,10 @@ namespace jackdaw::detail {
 template <SearchModel M, SearchKind K>
 using DepthPoolSearch = ParallelSearch<M, K, DepthPool<Task<typename M::Node>>>;
 
-template <SearchModel M, SearchKind K, class HooksFor>
+template <SearchModel M, SearchKind K, class Launch, class HooksFor>
 SearchResult<M, K> searchFromRoot(const typename M::Space& space, typename M::Node root,
                                   const typename SearchTypes<M, K>::Params& params, StopFlag& stop,
-                                  const ParallelOptions& opts, HooksFor hooksFor) {
+                                  const ParallelOptions& opts, Launch&& launch, HooksFor hooksFor) {
   using S = DepthPoolSearch<M, K>;
   S s(space, params, stop, opts.runtime);
   auto body = [&s, &hooksFor](typename S::Slot& slot, typename S::TaskT&& t) {
@@ -29,7 +29,7 @@ SearchResult<M, K> searchFromRoot(const typename M::Space& space, typename M::No
     DepthFirst<M, K, decltype(hooks)> dfs(slot.rules, hooks);
     dfs.run(std::move(t.node), t.depth);
   };
-  return runParallel(s, opts, body, [&] { s.push({std::move(root), 0}); });
+  return runParallel(s, opts, body, [&] { s.push({std::move(root), 0}); }, std::forward<Launch>(launch));
 }
 
 }  // namespace jackdaw::detail

@@ -1,0 +1,17 @@
+// One rank's entry on the load board (board.hpp), as policies read it.
+#pragma once
+
+#include <cstdint>
+
+namespace jackdaw::comm {
+
+struct RankRecord {
+  std::uint64_t seq = 0;      // even = stable; set by publish()
+  double workRate = 1.0;
+  std::uint64_t queued = 0;   // pool size (tasks a thief could take)
+  std::uint64_t running = 0;
+  std::uint64_t idle = 0;     // idle workers
+  std::uint64_t timeNs = 0;   // publisher's steady clock at publish; set by publish()
+};
+
+}  // namespace jackdaw::comm

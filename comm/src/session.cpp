@@ -1,0 +1,60 @@
+#include "jackdaw/comm/session.hpp"
+
+#include <string>
+
+#include "jackdaw/comm/gather.hpp"
+#include "jackdaw/comm/wire.hpp"
+
+namespace jackdaw::comm {
+
+Session::Session(const SessionConfig& cfg, int workers, LocalWork& work)
+    : policyName_(cfg.policy), world_(cfg.world) {
+  MPI_Comm_rank(world_, &rank_);
+  MPI_Comm_size(world_, &size_);
+  const PolicyRegistry builtin = cfg.policies ? PolicyRegistry{} : PolicyRegistry::builtin();
+  const PolicyRegistry& registry = cfg.policies ? *cfg.policies : builtin;
+  const PolicySpec& spec = registry.find(cfg.policy);  // before anything collective: same on every rank
+  board_ = std::make_unique<LoadBoard>(world_, cfg.sense);
+  view_ = std::make_unique<LoadBoardView>(*board_);
+  PolicyEnv env;
+  env.rank = rank_;
+  env.size = size_;
+  env.workers = workers;
+  env.seed = cfg.seed;
+  env.board = view_.get();
+  policy_ = spec.make(env, cfg.policyParams);
+  comm_ = std::make_unique<CommThread>(world_, *board_, work, *policy_, cfg.comm);
+}
+
+Session::~Session() = default;
+
+void Session::start() { comm_->start(); }
+void Session::wake() noexcept { comm_->wake(); }
+void Session::offerBound(std::int64_t v) noexcept { comm_->offerBound(v); }
+void Session::requestStop(int reason) noexcept { comm_->requestStop(reason); }
+void Session::waitTermination() { comm_->waitTermination(); }
+
+std::vector<RankReport> Session::gather(std::span<const std::byte> searchShare) {
+  std::vector<std::byte> mine;
+  {
+    wire::Writer w(mine);
+    w(rank_);
+    w.bytes(searchShare);
+    w(comm_->stats(), policy_->stats().dump());
+  }
+  std::vector<RankReport> out;
+  for (const auto& blob : gatherBlobs(world_, mine)) {
+    RankReport r;
+    wire::Reader in(blob);
+    in(r.rank);
+    const auto share = in.bytes();
+    r.search.assign(share.begin(), share.end());
+    std::string policy;
+    in(r.comm, policy);
+    r.policy = nlohmann::json::parse(policy);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace jackdaw::comm

@@ -1,0 +1,173 @@
+// Runs a multi-threaded skeleton on every rank of an MPI job: pass a Launch where a skeleton takes
+// its launch, on every rank, with the same arguments.
+//
+//   jackdaw::distributed::Report report;                     // rank 0: per-rank numbers
+//   jackdaw::distributed::Launch over({.policy = "performance"}, &report);
+//   auto r = jackdaw::budget::search<M, K>(space, root, params, stop, opts, over);
+//   // rank 0: the whole result; other ranks: their own share
+//
+// Every rank builds the skeleton's search as on one process; the Launch wraps it from outside:
+// only rank 0 runs the seed (the root task), the others start empty and steal. A comm::Session
+// carries work, bound and stop between ranks; the search tells it what happens through a
+// SearchObserver (pool ran dry → wake the comm thread; better incumbent → the board's bound; stop
+// → every rank). After global termination one gather brings every rank's share to rank 0.
+#pragma once
+
+#include <mpi.h>
+
+#include <chrono>
+#include <cstdint>
+#include <exception>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "jackdaw/comm/failure.hpp"
+#include "jackdaw/comm/session.hpp"
+#include "jackdaw/comm/wire.hpp"
+#include "jackdaw/core/search_observer.hpp"
+#include "jackdaw/core/worker_report.hpp"
+#include "jackdaw/distributed/objective.hpp"
+#include "jackdaw/distributed/search_work.hpp"
+
+namespace jackdaw::distributed {
+
+// One rank's numbers, as rank 0 sees them after the search.
+struct RankSummary {
+  int rank = 0;
+  SearchStats stats;
+  std::vector<WorkerReport> workers;
+  comm::CommStats comm;
+  nlohmann::json policy;  // the policy's own counters
+};
+
+struct Report {
+  std::string policy;
+  std::vector<RankSummary> ranks;  // rank order
+};
+
+// One rank's share of the result and its worker counters, in the wire format. One serialize for
+// both directions.
+template <class Result>
+struct RankShare {
+  Result result;
+  std::vector<WorkerReport> workers;
+
+  template <class Archive>
+  void serialize(Archive& ar) {
+    using comm::wire::transfer;
+    transfer(ar, result.enumerator);
+    bool has = result.best.has_value() && result.objective.has_value();
+    ar(has);
+    if (has) {
+      if (!result.best) result.best.emplace();  // reading
+      if (!result.objective) result.objective.emplace();
+      transfer(ar, *result.objective);
+      transfer(ar, *result.best);
+    }
+    transfer(ar, result.stats);
+    std::uint64_t n = workers.size();
+    ar(n);
+    workers.resize(n);
+    for (auto& w : workers) transfer(ar, w);
+  }
+};
+
+class Launch {
+ public:
+  // Without MPI initialised (a program that never started it) this is a one-process launch.
+  explicit Launch(comm::SessionConfig cfg, Report* report = nullptr) : cfg_(std::move(cfg)), report_(report) {
+    int initialised = 0;
+    MPI_Initialized(&initialised);
+    if (initialised) MPI_Comm_size(cfg_.world, &size_);
+  }
+
+  // On a one-rank communicator the search simply runs here: no board, no comm thread.
+  bool spansProcesses() const { return size_ > 1; }
+
+  template <class Search, class Seed>
+  typename Search::Result operator()(Search& s, Seed&& seed) const {
+    if (size_ == 1) return s.run(std::forward<Seed>(seed));
+    using T = typename Search::T;
+    using Result = typename Search::Result;
+    int rank = 0;
+    MPI_Comm_rank(cfg_.world, &rank);
+    const auto t0 = std::chrono::steady_clock::now();
+    auto& rt = s.runtime();
+    rt.hold();  // the arena stays up while this rank has no work, until global termination
+
+    SearchWork<Search> work(s, rank == 0);
+    comm::SessionConfig cfg = cfg_;
+    cfg.sense = boundSense<typename T::Better>();
+    comm::Session session(cfg, rt.workers(), work);  // collective
+
+    // The search tells the session what happens, through an observer.
+    struct Bridge final : SearchObserver {
+      Bridge(comm::Session& se, Search& sr) : session(se), search(sr) {}
+      void poolRanDry() override { session.wake(); }  // this rank may need work: steal now
+      void stopRequested(StopReason r) override { session.requestStop(static_cast<int>(r)); }
+      void incumbentImproved() override { session.offerBound(encodeObjective(search.incumbent().bound())); }
+      comm::Session& session;
+      Search& search;
+    } bridge(session, s);
+    s.observe(&bridge);
+    if (s.incumbent().hasBound()) session.offerBound(encodeObjective(s.incumbent().bound()));
+
+    session.start();
+    std::thread releaser([&] {
+      session.waitTermination();
+      rt.release();
+    });
+    try {
+      rt.runAndWait([&] {
+        if (rank == 0) {
+          seed();
+          work.seedDone();
+          session.wake();
+        }
+      });
+    } catch (const std::exception& e) {
+      comm::abortJob(rank, e.what(), 1);  // other ranks cannot be asked to agree mid-search
+    }
+    releaser.join();
+    s.forget(&bridge);
+    rt.finishAccounts();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+    RankShare<Result> mine{s.collect(seconds), s.reports()};
+    std::vector<std::byte> bytes;
+    {
+      comm::wire::Writer w(bytes);
+      w(mine);
+    }
+    const auto reports = session.gather(bytes);
+    if (rank != 0) return std::move(mine.result);
+
+    Result total;
+    total.stop = mine.result.stop;
+    total.seconds = seconds;
+    if (report_) *report_ = Report{session.policyName(), {}};
+    for (const auto& rep : reports) {
+      RankShare<Result> share;
+      comm::wire::Reader(rep.search)(share);
+      total.enumerator.combine(share.result.enumerator);
+      if (share.result.best && (!total.objective || typename T::Better{}(*share.result.objective, *total.objective))) {
+        total.objective = share.result.objective;
+        total.best = std::move(share.result.best);
+      }
+      total.stats += share.result.stats;
+      if (report_)
+        report_->ranks.push_back({rep.rank, share.result.stats, std::move(share.workers), rep.comm, rep.policy});
+    }
+    return total;
+  }
+
+ private:
+  comm::SessionConfig cfg_;
+  Report* report_;
+  int size_ = 1;
+};
+
+}  // namespace jackdaw::distributed

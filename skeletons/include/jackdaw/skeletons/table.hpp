@@ -1,0 +1,138 @@
+// The skeleton table: the one list of Jackdaw's skeletons. Code that picks a skeleton at run time
+// (the apps' --skeleton, the library API) runs it by name with one Settings; the table maps those
+// settings onto each skeleton's own Options. A new skeleton is its header plus one row in `All`.
+//
+//   jackdaw::skeletons::Settings s;  s.parallel.runtime.threads = 4;  s.budget = 10000;
+//   auto r = jackdaw::skeletons::run<M, K>("budget", space, root, params, stop, s);
+//   for (auto n : jackdaw::skeletons::names()) ...      // seq, depth_bounded, budget, …
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "jackdaw/skeletons/budget.hpp"
+#include "jackdaw/skeletons/depth_bounded.hpp"
+#include "jackdaw/skeletons/ordered.hpp"
+#include "jackdaw/skeletons/seq.hpp"
+#include "jackdaw/skeletons/stack_stealing.hpp"
+
+namespace jackdaw::skeletons {
+
+// Everything a command line can say about skeletons; each skeleton reads its own part.
+struct Settings {
+  ParallelOptions parallel{};     // workers, binding, reports, observers (every parallel skeleton)
+  int spawnDepth = 2;             // depth_bounded, ordered (-d)
+  std::uint64_t budget = 100000;  // budget (-b)
+  bool chunked = false;           // stack_stealing (--chunked)
+  bool discrepancy = false;       // ordered (--discrepancy)
+};
+
+struct Seq {
+  static constexpr std::string_view name = "seq";
+  static constexpr bool parallel = false;
+  template <SearchModel M, SearchKind K, class Launch>
+  static SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
+                                   const typename SearchTypes<M, K>::Params& params, StopFlag& stop,
+                                   const Settings& s, Launch&& launch) {
+    // A launch that spans processes says so; seq cannot follow it there.
+    if constexpr (requires { launch.spansProcesses(); })
+      if (launch.spansProcesses()) throw std::invalid_argument("skeleton seq runs on one process; choose a parallel skeleton");
+    return seq::search<M, K>(space, std::move(root), params, stop, s.parallel.live);
+  }
+};
+
+struct DepthBounded {
+  static constexpr std::string_view name = "depth_bounded";
+  static constexpr bool parallel = true;
+  template <SearchModel M, SearchKind K, class Launch>
+  static SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
+                                   const typename SearchTypes<M, K>::Params& params, StopFlag& stop,
+                                   const Settings& s, Launch&& launch) {
+    depth_bounded::Options o{s.parallel};
+    o.spawnDepth = s.spawnDepth;
+    return depth_bounded::search<M, K>(space, std::move(root), params, stop, o, std::forward<Launch>(launch));
+  }
+};
+
+struct Budget {
+  static constexpr std::string_view name = "budget";
+  static constexpr bool parallel = true;
+  template <SearchModel M, SearchKind K, class Launch>
+  static SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
+                                   const typename SearchTypes<M, K>::Params& params, StopFlag& stop,
+                                   const Settings& s, Launch&& launch) {
+    budget::Options o{s.parallel};
+    o.budget = s.budget;
+    return budget::search<M, K>(space, std::move(root), params, stop, o, std::forward<Launch>(launch));
+  }
+};
+
+struct StackStealing {
+  static constexpr std::string_view name = "stack_stealing";
+  static constexpr bool parallel = true;
+  template <SearchModel M, SearchKind K, class Launch>
+  static SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
+                                   const typename SearchTypes<M, K>::Params& params, StopFlag& stop,
+                                   const Settings& s, Launch&& launch) {
+    stack_stealing::Options o{s.parallel};
+    o.chunked = s.chunked;
+    return stack_stealing::search<M, K>(space, std::move(root), params, stop, o, std::forward<Launch>(launch));
+  }
+};
+
+struct Ordered {
+  static constexpr std::string_view name = "ordered";
+  static constexpr bool parallel = true;
+  template <SearchModel M, SearchKind K, class Launch>
+  static SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
+                                   const typename SearchTypes<M, K>::Params& params, StopFlag& stop,
+                                   const Settings& s, Launch&& launch) {
+    ordered::Options o{s.parallel};
+    o.spawnDepth = s.spawnDepth;
+    o.discrepancy = s.discrepancy;
+    return ordered::search<M, K>(space, std::move(root), params, stop, o, std::forward<Launch>(launch));
+  }
+};
+
+// The table.
+using All = std::tuple<Seq, DepthBounded, Budget, StackStealing, Ordered>;
+
+inline std::vector<std::string> names() {
+  return std::apply([](auto... s) { return std::vector<std::string>{std::string(decltype(s)::name)...}; }, All{});
+}
+
+inline bool exists(std::string_view name) {
+  return std::apply([&](auto... s) { return ((decltype(s)::name == name) || ...); }, All{});
+}
+
+inline bool isParallel(std::string_view name) {
+  return std::apply([&](auto... s) { return ((decltype(s)::name == name && decltype(s)::parallel) || ...); }, All{});
+}
+
+// Runs the skeleton called `name`; std::invalid_argument for a name not in the table.
+template <SearchModel M, SearchKind K, class Launch = detail::LocalLaunch>
+SearchResult<M, K> run(std::string_view name, const typename M::Space& space, typename M::Node root,
+                       const typename SearchTypes<M, K>::Params& params, StopFlag& stop, const Settings& s,
+                       Launch&& launch = {}) {
+  std::optional<SearchResult<M, K>> r;
+  std::apply(
+      [&](auto... sk) {
+        (void)((decltype(sk)::name == name
+                    ? (r.emplace(decltype(sk)::template search<M, K>(space, std::move(root), params, stop, s, launch)),
+                       true)
+                    : false) ||
+               ...);
+      },
+      All{});
+  if (!r) throw std::invalid_argument("unknown skeleton '" + std::string(name) + "'");
+  return std::move(*r);
+}
+
+}  // namespace jackdaw::skeletons

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""The include graph follows the layers: apps -> distributed -> (skeletons -> core, comm).
+
+  check_layers.py SOURCE_DIR     check the tree; print every violation, exit 1 if any
+  check_layers.py --self-test    plant violations in a scratch tree and check they are caught
+
+Rules (a plain check of each file's #include lines):
+  core/         includes only jackdaw/core/ and no MPI, cereal, JSON, CLI or logging library
+  skeletons/    includes only jackdaw/core/ and jackdaw/skeletons/, and none of those libraries
+  comm/         includes no search code: only jackdaw/comm/ (no core, skeletons, distributed, apps)
+  distributed/  includes no app code (jackdaw/app/ or an app's model)
+"""
+import os
+import re
+import sys
+import tempfile
+
+INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]')
+LIBRARIES = ("mpi.h", "mpi/", "cereal/", "nlohmann/", "CLI/", "spdlog/", "fmt/")
+
+# folder -> (jackdaw/ sub-folders it may include, whether the libraries above are banned)
+RULES = {
+    "core": ({"core"}, True),
+    "skeletons": ({"core", "skeletons"}, True),
+    "comm": ({"comm"}, False),
+    "distributed": ({"core", "skeletons", "comm", "distributed"}, False),
+}
+SOURCES = (".hpp", ".h", ".cpp", ".cc")
+
+
+def violations(root):
+    found = []
+    for layer, (allowed, noLibraries) in RULES.items():
+        top = os.path.join(root, layer)
+        for dirpath, _, files in os.walk(top):
+            for name in sorted(files):
+                if not name.endswith(SOURCES):
+                    continue
+                path = os.path.join(dirpath, name)
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    for lineno, line in enumerate(f, 1):
+                        m = INCLUDE.match(line)
+                        if not m:
+                            continue
+                        inc = m.group(1)
+                        rel = os.path.relpath(path, root)
+                        if inc.startswith("jackdaw/"):
+                            part = inc.split("/")[1]
+                            if part not in allowed:
+                                found.append(f"{rel}:{lineno}: {layer}/ must not include {inc}")
+                        elif noLibraries and inc.startswith(LIBRARIES):
+                            found.append(f"{rel}:{lineno}: {layer}/ must not include {inc} (the engine is MPI-free "
+                                         "and has no serialisation, JSON, CLI or logging dependency)")
+    return found
+
+
+def self_test():
+    planted = {
+        "core/include/jackdaw/core/a.hpp": '#include "jackdaw/comm/board.hpp"\n',
+        "core/include/jackdaw/core/b.hpp": "#include <mpi.h>\n",
+        "skeletons/include/jackdaw/skeletons/c.hpp": "#include <cereal/archives/binary.hpp>\n",
+        "skeletons/include/jackdaw/skeletons/d.hpp": '  #  include "jackdaw/distributed/launch.hpp"\n',
+        "skeletons/include/jackdaw/skeletons/e.hpp": "#include <nlohmann/json.hpp>\n",
+        "comm/src/f.cpp": '#include "jackdaw/skeletons/seq.hpp"\n',
+        "comm/include/jackdaw/comm/g.hpp": '#include "jackdaw/app/run.hpp"\n',
+        "distributed/include/jackdaw/distributed/h.hpp": '#include "jackdaw/maxclique/model.hpp"\n',
+    }
+    clean = {
+        "core/include/jackdaw/core/ok.hpp": "#include <atomic>\n#include \"jackdaw/core/model.hpp\"\n",
+        "skeletons/include/jackdaw/skeletons/ok.hpp": '#include "jackdaw/core/model.hpp"\n',
+        "comm/src/ok.cpp": "#include <mpi.h>\n#include <nlohmann/json.hpp>\n#include \"jackdaw/comm/board.hpp\"\n",
+        "distributed/include/jackdaw/distributed/ok.hpp": '#include "jackdaw/comm/session.hpp"\n'
+                                                          '#include "jackdaw/skeletons/budget.hpp"\n',
+    }
+    with tempfile.TemporaryDirectory() as root:
+        for files in (planted, clean):
+            for rel, text in files.items():
+                os.makedirs(os.path.dirname(os.path.join(root, rel)), exist_ok=True)
+                with open(os.path.join(root, rel), "w") as f:
+                    f.write(text)
+        found = violations(root)
+    caught = {v.split(":")[0] for v in found}
+    missed = sorted(set(planted) - caught)
+    wrong = sorted(caught - set(planted))
+    for m in missed:
+        print(f"self-test: planted violation not caught: {m}")
+    for w in wrong:
+        print(f"self-test: clean file reported: {w}")
+    ok = not missed and not wrong
+    print(f"{len(planted) - len(missed)} passed, {len(missed) + len(wrong)} failed")
+    return 0 if ok else 1
+
+
+def main():
+    if len(sys.argv) == 2 and sys.argv[1] == "--self-test":
+        return self_test()
+    if len(sys.argv) != 2:
+        print(__doc__)
+        return 2
+    found = violations(sys.argv[1])
+    for v in found:
+        print(v)
+    files = sum(len(fs) for layer in RULES for _, _, fs in os.walk(os.path.join(sys.argv[1], layer)))
+    print(f"include graph: {files} files in {', '.join(RULES)}; {len(found)} violations")
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
