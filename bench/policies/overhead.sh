@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The policy overhead check of POLICY.md: 1 rank x 1 worker, ns -g GENUS with the budget
+# The policy overhead check of the dissertation (docs/policies.md): 1 rank x 1 worker, ns -g GENUS with the budget
 # skeleton, --policy random vs --policy performance, alternated R P R P ... REPS times; the seq
 # skeleton runs beside them as the floor. Prints every run and the median / min / max per variant,
 # and the performance-vs-random difference of the medians. Time = the search time ns prints.

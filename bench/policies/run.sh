@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The policy comparison at this machine's scale (POLICY.md's method): 4 ranks x 1 worker,
+# The policy comparison at this machine's scale (the dissertation's method, docs/policies.md): 4 ranks x 1 worker,
 # MaxClique depth_bounded -d 2 and NS budget, policies alternating run by run, isolated and
 # contended (slow ranks; simultaneous runs). Writes bench/results/policies.md and its plots.
 #   bench/policies/run.sh [BUILD_DIR]      env: REPS (default 10), RANKS (default 4),

@@ -1,6 +1,6 @@
 // The load board: publishes reach every rank's local board, bound max/min and stop reach every
 // rank, and a reader racing a writer never accepts a torn record. Plus the `random` policy and
-// the policy registry (POLICY.md).
+// the policy registry (docs/policies.md).
 #include <gtest/gtest.h>
 
 #include <atomic>

@@ -1,5 +1,5 @@
 // The shared command line: every constant of (3.1), (3.2), (3.3) and the refresh rule is a flag
-// whose default is the dissertation's (POLICY.md), out-of-range values are refused, and the
+// whose default is the dissertation's (docs/policies.md), out-of-range values are refused, and the
 // values given reach the runtime and the run's JSON.
 #include <gtest/gtest.h>
 

@@ -23,7 +23,7 @@ constexpr std::uint64_t kMs = 1'000'000;  // ns
 TEST(PerformanceDelay, Formula32OnExactNumbers) {
   FakeBoard b(3);
   PerformancePolicy p(ctxFor(0, 3, b, /*workers=*/2), {});
-  EXPECT_EQ(p.scores().averageDelay(1), 0.0);  // POLICY.md: initial 0
+  EXPECT_EQ(p.scores().averageDelay(1), 0.0);  // docs/policies.md: initial 0
   p.onDelaySample(1, 10.0);                    // 0.65·ln(2.72 + 10·2) + 0.35·0
   EXPECT_NEAR(p.scores().averageDelay(1), 2.030109636004418, 1e-12);
   p.onDelaySample(1, 5.0);                     // 0.65·ln(2.72 + 5·2) + 0.35·2.0301…

@@ -1,4 +1,4 @@
-// Per-worker busy/idle accounting and work rate (POLICY.md §1, formula 3.1).
+// Per-worker busy/idle accounting and work rate (docs/policies.md, formula 3.1).
 //
 // A worker's life is a cycle idle → working → idle; a cycle ends when a task ends. Only the owning
 // worker calls startWork/endWork; any thread may read workRate() (one relaxed atomic load).

@@ -1,6 +1,7 @@
 // The skeleton table: the one list of Jackdaw's skeletons. Code that picks a skeleton at run time
 // (the apps' --skeleton, the library API) runs it by name with one Settings; the table maps those
-// settings onto each skeleton's own Options. A new skeleton is its header plus one row in `All`.
+// settings onto each skeleton's own Options. A new skeleton is its header plus one row in `All`
+// (a ParallelRow with its name, options() and run(), below).
 //
 //   jackdaw::skeletons::Settings s;  s.parallel.runtime.threads = 4;  s.budget = 10000;
 //   auto r = jackdaw::skeletons::run<M, K>("budget", space, root, params, stop, s);
@@ -48,57 +49,61 @@ struct Seq {
   }
 };
 
-struct DepthBounded {
-  static constexpr std::string_view name = "depth_bounded";
+// A parallel row: how Settings become the skeleton's Options (options()) and the call (run()).
+template <class Row>
+struct ParallelRow {
   static constexpr bool parallel = true;
   template <SearchModel M, SearchKind K, class Launch>
   static SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
                                    const typename SearchTypes<M, K>::Params& params, StopFlag& stop,
                                    const Settings& s, Launch&& launch) {
+    return Row::template run<M, K>(space, std::move(root), params, stop, Row::options(s), std::forward<Launch>(launch));
+  }
+};
+
+struct DepthBounded : ParallelRow<DepthBounded> {
+  static constexpr std::string_view name = "depth_bounded";
+  static depth_bounded::Options options(const Settings& s) {
     depth_bounded::Options o{s.parallel};
     o.spawnDepth = s.spawnDepth;
-    return depth_bounded::search<M, K>(space, std::move(root), params, stop, o, std::forward<Launch>(launch));
+    return o;
   }
+  template <SearchModel M, SearchKind K, class... A>
+  static SearchResult<M, K> run(A&&... a) { return depth_bounded::search<M, K>(std::forward<A>(a)...); }
 };
 
-struct Budget {
+struct Budget : ParallelRow<Budget> {
   static constexpr std::string_view name = "budget";
-  static constexpr bool parallel = true;
-  template <SearchModel M, SearchKind K, class Launch>
-  static SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
-                                   const typename SearchTypes<M, K>::Params& params, StopFlag& stop,
-                                   const Settings& s, Launch&& launch) {
+  static budget::Options options(const Settings& s) {
     budget::Options o{s.parallel};
     o.budget = s.budget;
-    return budget::search<M, K>(space, std::move(root), params, stop, o, std::forward<Launch>(launch));
+    return o;
   }
+  template <SearchModel M, SearchKind K, class... A>
+  static SearchResult<M, K> run(A&&... a) { return budget::search<M, K>(std::forward<A>(a)...); }
 };
 
-struct StackStealing {
+struct StackStealing : ParallelRow<StackStealing> {
   static constexpr std::string_view name = "stack_stealing";
-  static constexpr bool parallel = true;
-  template <SearchModel M, SearchKind K, class Launch>
-  static SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
-                                   const typename SearchTypes<M, K>::Params& params, StopFlag& stop,
-                                   const Settings& s, Launch&& launch) {
+  static stack_stealing::Options options(const Settings& s) {
     stack_stealing::Options o{s.parallel};
     o.chunked = s.chunked;
-    return stack_stealing::search<M, K>(space, std::move(root), params, stop, o, std::forward<Launch>(launch));
+    return o;
   }
+  template <SearchModel M, SearchKind K, class... A>
+  static SearchResult<M, K> run(A&&... a) { return stack_stealing::search<M, K>(std::forward<A>(a)...); }
 };
 
-struct Ordered {
+struct Ordered : ParallelRow<Ordered> {
   static constexpr std::string_view name = "ordered";
-  static constexpr bool parallel = true;
-  template <SearchModel M, SearchKind K, class Launch>
-  static SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
-                                   const typename SearchTypes<M, K>::Params& params, StopFlag& stop,
-                                   const Settings& s, Launch&& launch) {
+  static ordered::Options options(const Settings& s) {
     ordered::Options o{s.parallel};
     o.spawnDepth = s.spawnDepth;
     o.discrepancy = s.discrepancy;
-    return ordered::search<M, K>(space, std::move(root), params, stop, o, std::forward<Launch>(launch));
+    return o;
   }
+  template <SearchModel M, SearchKind K, class... A>
+  static SearchResult<M, K> run(A&&... a) { return ordered::search<M, K>(std::forward<A>(a)...); }
 };
 
 // The table.
