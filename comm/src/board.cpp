@@ -102,6 +102,13 @@ void LoadBoard::publishStop(int reason) {
   MPI_Win_flush_all(win_);
 }
 
+void LoadBoard::publishHeartbeat() {
+  const std::uint64_t v = ++beats_;
+  const MPI_Aint disp = recordCell(rank_) + kHeartbeatCell;
+  for (int t = 0; t < size_; ++t) MPI_Put(&v, 1, MPI_UINT64_T, t, disp, 1, MPI_UINT64_T, win_);
+  MPI_Win_flush_all(win_);
+}
+
 double LoadBoard::timedRead(int peer) {
   std::uint64_t buf[kRecordCells];
   const auto t0 = std::chrono::steady_clock::now();

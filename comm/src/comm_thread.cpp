@@ -5,6 +5,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <random>
@@ -38,6 +39,8 @@ CommThread::CommThread(MPI_Comm comm, LoadBoard& board, LocalWork& work, VictimP
   stats_.latencyUs.assign(size_, 0.0);
   delaySumUs_.assign(size_, 0.0);
   delaySamples_.assign(size_, 0);
+  peerBeat_.assign(size_, 0);
+  peerBeatSeenNs_.assign(size_, 0);
   probePeer_ = rank_;
 }
 
@@ -81,9 +84,12 @@ void CommThread::offerBound(std::int64_t v) noexcept {
   wake();
 }
 
+// Stop reasons rank (a higher one overrides: found beats interrupted, failed beats both); the
+// board keeps the maximum, and so does this.
 void CommThread::requestStop(int reason) noexcept {
-  int expected = 0;
-  pendingStop_.compare_exchange_strong(expected, reason);
+  int cur = pendingStop_.load(std::memory_order_relaxed);
+  while (reason > cur && !pendingStop_.compare_exchange_weak(cur, reason, std::memory_order_relaxed)) {
+  }
   wake();
 }
 
@@ -102,8 +108,10 @@ void CommThread::run() {
 #endif
   std::mt19937_64 delayRng(opts_.seed ^ (0x9e3779b97f4a7c15ULL * (rank_ + 1)));
   auto backoff = opts_.minSleep;
+  for (auto& t : peerBeatSeenNs_) t = wallStart;  // every peer gets the full period from now
   while (!terminated_.load(std::memory_order_relaxed)) {
     const std::uint64_t now = nowNs();
+    heartbeat(now);
     bool active = pollIncoming(false);
     active |= propagate();
     active |= maybeSteal(now);
@@ -239,7 +247,7 @@ bool CommThread::propagate() {
   }
   if (board_.better(pb, publishedBound_)) publishedBound_ = pb;
   const int ps = pendingStop_.load(std::memory_order_relaxed);
-  if (ps != 0 && publishedStop_ == 0) {
+  if (ps > publishedStop_) {
     board_.publishStop(ps);
     publishedStop_ = ps;
     ++stats_.stopPublishes;
@@ -252,7 +260,7 @@ bool CommThread::propagate() {
     any = true;
   }
   const int s = board_.stopReason();
-  if (s != 0 && notifiedStop_ == 0) {
+  if (s > notifiedStop_) {
     notifiedStop_ = s;
     work_.onStop(s);
     any = true;
@@ -282,6 +290,33 @@ void CommThread::maybeProbe(std::uint64_t now) {
   probePeer_ = (probePeer_ + 1) % size_;
   if (probePeer_ == rank_) probePeer_ = (probePeer_ + 1) % size_;
   delaySample(probePeer_, board_.timedRead(probePeer_));
+}
+
+void CommThread::heartbeat(std::uint64_t now) {
+  if (size_ < 2 || now - lastBeatNs_ < static_cast<std::uint64_t>(opts_.heartbeatInterval.count()) * 1'000'000) return;
+  lastBeatNs_ = now;
+  board_.publishHeartbeat();
+  if (opts_.watchdogSeconds <= 0) return;
+  for (int p = 0; p < size_; ++p) {
+    if (p == rank_) continue;
+    const std::uint64_t b = board_.heartbeat(p);
+    if (b != peerBeat_[p]) {
+      peerBeat_[p] = b;
+      peerBeatSeenNs_[p] = now;
+      continue;
+    }
+    // Ranks wait a little longer the higher their number, so the lowest watching rank usually
+    // speaks first and the job ends with one message.
+    const double silent = 1e-9 * static_cast<double>(now - peerBeatSeenNs_[p]);
+    if (silent > opts_.watchdogSeconds + 0.25 * rank_) {
+      char msg[256];
+      std::snprintf(msg, sizeof msg,
+                    "watchdog: rank %d sent no heartbeat for %.1f s (--watchdog %g): it stopped, was swapped out or "
+                    "is cut off; aborting the job",
+                    p, silent, opts_.watchdogSeconds);
+      abortJob(rank_, msg, 1);
+    }
+  }
 }
 
 // Every delay sample goes to the policy (which smooths it, (3.2)) and into the plain mean that
@@ -336,6 +371,7 @@ void CommThread::drain() {
   MPI_Request barrier = MPI_REQUEST_NULL;
   auto backoff = opts_.minSleep;
   for (;;) {
+    heartbeat(nowNs());  // a peer that stopped now would leave the barrier waiting forever
     const bool any = pollIncoming(true);
     testSends();
     if (barrier == MPI_REQUEST_NULL && inflight_.empty()) MPI_Ibarrier(comm_, &barrier);

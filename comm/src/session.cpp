@@ -57,4 +57,10 @@ std::vector<RankReport> Session::gather(std::span<const std::byte> searchShare) 
   return out;
 }
 
+int Session::lowestRankWith(bool mine) {
+  int me = mine ? rank_ : size_, lowest = size_;
+  MPI_Allreduce(&me, &lowest, 1, MPI_INT, MPI_MIN, world_);
+  return lowest == size_ ? -1 : lowest;
+}
+
 }  // namespace jackdaw::comm

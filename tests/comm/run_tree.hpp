@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "jackdaw/comm/session.hpp"
 #include "tree_work.hpp"
@@ -29,6 +30,9 @@ struct TreeConfig {
   CommOptions opts{};
   std::string policy = "random";
   int stopFromRank = -1;            // that rank requests a stop right after start
+  int stopReason = 1;               // … with this reason
+  int secondStopFromRank = -1;      // and this rank, also before start, with secondStopReason
+  int secondStopReason = 2;
   bool offerBounds = false;         // every rank offers bound 100 + rank
 };
 
@@ -68,8 +72,11 @@ inline TreeRun runTree(const TreeConfig& cfg) {
     if (rank == 0) work.injectRoot();
     // Offered before start so the first loop publishes it before the first termination wave.
     if (cfg.offerBounds) session.offerBound(100 + rank);
+    // Stops requested before start are published before the first termination wave, so every
+    // rank must hear them (their arrival order at each rank is up to the network).
+    if (rank == cfg.secondStopFromRank) session.requestStop(cfg.secondStopReason);
     session.start();
-    if (rank == cfg.stopFromRank) session.requestStop(1);
+    if (rank == cfg.stopFromRank) session.requestStop(cfg.stopReason);
     session.waitTermination();
     work.shutdown();
     work.setOnIdle(nullptr);

@@ -68,3 +68,22 @@ TEST(Tree, StopReachesEveryRankAndStillTerminates) {
     EXPECT_EQ(twice, 0u);
   }
 }
+
+// Two ranks stop for different reasons (an interruption on rank 0, a found solution on the last
+// rank): every rank ends with the higher reason, whichever reaches it first.
+TEST(Tree, EveryRankEndsWithTheHighestStopReason) {
+  TreeConfig cfg;
+  cfg.n = 100000;
+  cfg.spinNs = 20000;
+  cfg.stopFromRank = 0;
+  cfg.stopReason = 1;
+  cfg.secondStopFromRank = worldSize() - 1;
+  cfg.secondStopReason = 2;
+  auto r = runTree(cfg);
+  EXPECT_EQ(r.stopReason, 2);
+  // And the other way round: the higher reason first, the lower one later changes nothing.
+  cfg.stopReason = 2;
+  cfg.secondStopReason = 1;
+  r = runTree(cfg);
+  EXPECT_EQ(r.stopReason, 2);
+}

@@ -94,6 +94,12 @@ int runMain(int argc, char** argv, const std::string& name, const std::string& d
     return code;
   } catch (const SetupFailedElsewhere&) {
     return kBadInput;  // rank 0 printed the failing rank's message
+  } catch (const FailedElsewhere&) {
+    return kFailure;  // the search failed on another rank; rank 0 prints that rank's message
+  } catch (const SearchFailed& e) {
+    // Every rank has stopped and agreed (distributed::Launch); one message, from rank 0.
+    if (ctx.rank == 0) std::cerr << name << ": error: " << e.what() << "\n";
+    return kFailure;
   } catch (const InputError& e) {
     return failSetup(ctx, name, e.what(), kBadInput);
   } catch (const std::exception& e) {

@@ -49,6 +49,12 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
       ->capture_default_str()
       ->check(CLI::Range(1.0, 1000.0))
       ->group("Experiments");
+  app.add_option("--watchdog", o.watchdogSeconds,
+                 "Abort the whole job, naming the rank, when a rank's comm thread has sent no heartbeat for S "
+                 "seconds (a rank stopped, swapped out or cut off); 0: off. A long node expansion does not count "
+                 "as silence")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e6));
   app.add_option("--test-comm-delay-us", o.testCommDelayUs, "TEST ONLY: random comm-thread delays up to N us")
       ->group("");
   app.add_option("--test-fail-rank", o.testFailRank, "TEST ONLY: this rank fails as if its input were unreadable")

@@ -25,7 +25,7 @@ nlohmann::json runJson(const AppContext& ctx, const SearchStats& stats, double s
   nlohmann::json j;
   j["options"] = {{"skeleton", o.skeleton}, {"threads", o.threads},     {"bind", o.bind}, {"policy", o.policy},
                   {"spawn_depth", o.spawnDepth}, {"budget", o.budget}, {"chunked", o.chunked},
-                  {"discrepancy", o.discrepancy}, {"seed", o.seed}};
+                  {"discrepancy", o.discrepancy}, {"seed", o.seed}, {"watchdog_s", o.watchdogSeconds}};
   // Every constant of the policies and of (3.1), by flag name, so a run can be replayed exactly.
   auto& constants = j["options"]["constants"] = nlohmann::json::object();
   for (const auto& [flag, value] : o.policyParams) constants[flag.substr(2)] = value;

@@ -46,6 +46,7 @@ comm::SessionConfig sessionConfig(const AppContext& ctx) {
   c.comm.stealHalf = ctx.opts.chunked;
   c.comm.seed = ctx.opts.seed;
   c.comm.testDelayMaxUs = ctx.opts.testCommDelayUs;
+  c.comm.watchdogSeconds = ctx.opts.watchdogSeconds;
   return c;
 }
 

@@ -57,11 +57,14 @@ class LoadBoard {
   bool hasBound() const noexcept { return bound() != noBound(); }
   std::int64_t bound() const noexcept { return load(kBound); }
   int stopReason() const noexcept { return static_cast<int>(load(kStop)); }
+  // Rank r's heartbeat count (its comm thread's sign of life; one aligned cell, no seqlock).
+  std::uint64_t heartbeat(int r) const noexcept { return load(recordCell(r) + kHeartbeatCell); }
 
   // ---- writing: the comm thread only (these call MPI) ----
   void publish(RankRecord mine);      // into every rank's board; fills seq and timeNs
   void publishBound(std::int64_t v);  // MPI_Accumulate MAX/MIN into every board
   void publishStop(int reason);       // MPI_Accumulate MAX into every board's stop cell
+  void publishHeartbeat();            // the next heartbeat count into every board
   double timedRead(int peer);         // µs for one MPI_Get of peer's own record + flush
   void syncIfSeparate();              // MPI_Win_sync in the separate memory model
 
@@ -73,7 +76,7 @@ class LoadBoard {
   }
 
  private:
-  static constexpr int kBound = 0, kStop = 1, kHeader = 8, kRecordCells = 8;
+  static constexpr int kBound = 0, kStop = 1, kHeader = 8, kRecordCells = 8, kHeartbeatCell = 6;
   std::uint64_t load(int cell, std::memory_order mo = std::memory_order_acquire) const noexcept {
     return std::atomic_ref<std::uint64_t>(base_[cell]).load(mo);
   }
@@ -87,6 +90,7 @@ class LoadBoard {
   bool unified_ = true;
   std::uint64_t seq_ = 0;
   std::uint64_t publishes_ = 0;
+  std::uint64_t beats_ = 0;
 };
 
 // The board as a policy sees it.

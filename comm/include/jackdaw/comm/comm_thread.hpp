@@ -26,7 +26,8 @@
 // steal requests, so no request is left unmatched.
 //
 // Failure: an exception inside the comm thread (from LocalWork or MPI) aborts the whole job with
-// "rank r: message" (failure.hpp abortJob) — never a hang.
+// "rank r: message" (failure.hpp abortJob) — never a hang. A peer that stops beating for longer
+// than CommOptions::watchdogSeconds aborts it too, naming that peer.
 #pragma once
 
 #include <mpi.h>
@@ -61,6 +62,12 @@ struct CommOptions {
   std::chrono::microseconds waveInterval{200}, busyWaveInterval{2000};
   std::chrono::microseconds latencyProbeInterval{20000};         // one timed read every …
   std::chrono::microseconds stealRetryMax{1000};                 // thief backoff after refusals
+  // Watchdog: every comm thread beats on the board every heartbeatInterval; a rank that sees a
+  // peer's beat unchanged for longer than watchdogSeconds aborts the job naming that peer (a rank
+  // SIGSTOP'd, swapped out or cut off). The workers do not beat, so a long node expansion never
+  // looks silent. 0 = off.
+  std::chrono::milliseconds heartbeatInterval{100};
+  double watchdogSeconds = 60;
   unsigned testDelayMaxUs = 0;  // TEST ONLY: random sleeps of up to this many µs in the loop
   std::uint64_t seed = 1;       // for the test delays
 };
@@ -101,6 +108,7 @@ class CommThread {
   void drain();
   void idleSleep(std::chrono::microseconds d);
   void delaySample(int peer, double us);
+  void heartbeat(std::uint64_t nowNs);  // beat, and check the peers' beats (the watchdog)
 
   MPI_Comm comm_;
   LoadBoard& board_;
@@ -131,6 +139,8 @@ class CommThread {
   std::uint64_t nextRefreshNs_ = 0;                    // the policy's next refresh
   std::vector<double> delaySumUs_;                     // per peer, for the mean in stats
   std::vector<std::uint64_t> delaySamples_;
+  std::uint64_t lastBeatNs_ = 0;
+  std::vector<std::uint64_t> peerBeat_, peerBeatSeenNs_;  // last beat count seen, and when it changed
   // termination wave
   MPI_Request waveReq_ = MPI_REQUEST_NULL;
   bool waveActive_ = false;

@@ -68,6 +68,8 @@ class Session {
   // Collective, once, after waitTermination(): rank 0 receives every rank's report in rank
   // order, the other ranks an empty vector.
   std::vector<RankReport> gather(std::span<const std::byte> searchShare);
+  // Collective: the lowest rank for which `mine` is true, or -1 if none is.
+  int lowestRankWith(bool mine);
 
  private:
   int rank_ = 0, size_ = 1;

@@ -40,9 +40,17 @@ class DepthFirst {
 
   // Search the subtree rooted at `root` (bound test and visit of the root included).
   void run(Node root, int depth) {
-    if (rules_.stop().requested() || rules_.pruned(root)) return;
+    if (rules_.stop().requested()) {
+      rules_.truncated = true;  // the whole subtree is left unexplored
+      return;
+    }
+    if (rules_.pruned(root)) return;
     rules_.visit(root, depth);
-    if (rules_.stop().requested() || !rules_.expandable(depth)) return;
+    if (!rules_.expandable(depth)) return;
+    if (rules_.stop().requested()) {
+      if (hasChildren(root)) rules_.truncated = true;
+      return;
+    }
     Frame& f = stack_.emplace(std::move(root), depth);
     if (!descend(f)) stack_.pop();
     loop();
@@ -138,7 +146,10 @@ class DepthFirst {
           continue;
         }
         rules_.visit(c.node, d);
-        if (stop.requested()) break;
+        if (stop.requested()) {
+          noteAbandoned(rules_.expandable(d) && hasChildren(c.node));
+          break;
+        }
         if constexpr (requires { hooks_.afterNode(*this); }) hooks_.afterNode(*this);
         if (!rules_.expandable(d) || !descend(c)) stack_.pop();
       } else {
@@ -148,7 +159,10 @@ class DepthFirst {
           continue;
         }
         rules_.visit(c, d);
-        if (stop.requested()) break;
+        if (stop.requested()) {
+          noteAbandoned(rules_.expandable(d) && hasChildren(c));
+          break;
+        }
         if constexpr (requires { hooks_.afterNode(*this); }) hooks_.afterNode(*this);
         if (rules_.expandable(d)) {
           Frame& cf = stack_.emplace(std::move(c), d);
@@ -157,6 +171,15 @@ class DepthFirst {
       }
     }
     stack_.clear();
+  }
+
+  // A stop after a visit: work was lost if the visited node has children or any frame still has
+  // unexplored siblings. (Only on the stop path: asking the generator costs nothing per node.)
+  bool hasChildren(const Node& n) { return Generator(rules_.space(), n).numChildren > 0; }
+  void noteAbandoned(bool visitedHasChildren) {
+    bool lost = visitedHasChildren;
+    for (std::size_t i = 0; i < stack_.size() && !lost; ++i) lost = stack_[i].remaining > 0;
+    if (lost) rules_.truncated = true;
   }
 
   NodeRules<M, K>& rules_;

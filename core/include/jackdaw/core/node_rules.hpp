@@ -79,6 +79,9 @@ class NodeRules {
 
   typename T::Enum acc{};
   SearchStats stats;
+  // A stop left some of this worker's work unexplored (an interruption cut the search short;
+  // a stop that came after the last node did not).
+  bool truncated = false;
 
  private:
   const Space& space_;

@@ -11,6 +11,11 @@
 // carries work, bound and stop between ranks; the search tells it what happens through a
 // SearchObserver (pool ran dry → wake the comm thread; better incumbent → the board's bound; stop
 // → every rank). After global termination one gather brings every rank's share to rank 0.
+//
+// If model code throws on some rank, that rank's search stops with StopReason::Failed, the stop
+// reaches every rank, the search terminates normally everywhere, and then rank 0 throws
+// SearchFailed("rank r: …") naming the lowest failing rank while the others throw
+// FailedElsewhere: one message, a failure on every rank, no hang and no MPI_Abort.
 #pragma once
 
 #include <mpi.h>
@@ -18,6 +23,7 @@
 #include <chrono>
 #include <cstdint>
 #include <exception>
+#include <string>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -27,6 +33,7 @@
 #include "jackdaw/comm/failure.hpp"
 #include "jackdaw/comm/session.hpp"
 #include "jackdaw/comm/wire.hpp"
+#include "jackdaw/core/errors.hpp"
 #include "jackdaw/core/search_observer.hpp"
 #include "jackdaw/core/worker_report.hpp"
 #include "jackdaw/distributed/objective.hpp"
@@ -54,9 +61,11 @@ template <class Result>
 struct RankShare {
   Result result;
   std::vector<WorkerReport> workers;
+  std::string error;  // the model's exception on this rank, if it threw
 
   template <class Archive>
   void serialize(Archive& ar) {
+    ar(error);
     using comm::wire::transfer;
     transfer(ar, result.enumerator);
     bool has = result.best.has_value() && result.objective.has_value();
@@ -68,6 +77,7 @@ struct RankShare {
       transfer(ar, *result.best);
     }
     transfer(ar, result.stats);
+    transfer(ar, result.stop);
     std::uint64_t n = workers.size();
     ar(n);
     workers.resize(n);
@@ -89,7 +99,13 @@ class Launch {
 
   template <class Search, class Seed>
   typename Search::Result operator()(Search& s, Seed&& seed) const {
-    if (size_ == 1) return s.run(std::forward<Seed>(seed));
+    if (size_ == 1) {
+      try {
+        return s.run(std::forward<Seed>(seed));
+      } catch (const SearchFailed& e) {
+        throw SearchFailed(std::string("rank 0: ") + e.what());
+      }
+    }
     using T = typename Search::T;
     using Result = typename Search::Result;
     int rank = 0;
@@ -123,41 +139,48 @@ class Launch {
     try {
       rt.runAndWait([&] {
         if (rank == 0) {
-          seed();
+          s.runSeed(seed);  // a throwing seed fails the search like a throwing task
           work.seedDone();
           session.wake();
         }
       });
     } catch (const std::exception& e) {
-      comm::abortJob(rank, e.what(), 1);  // other ranks cannot be asked to agree mid-search
+      comm::abortJob(rank, e.what(), 1);  // the runtime itself failed: other ranks cannot be asked to agree
     }
     releaser.join();
     s.forget(&bridge);
     rt.finishAccounts();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-    RankShare<Result> mine{s.collect(seconds), s.reports()};
+    const auto error = s.error();
+    RankShare<Result> mine{s.collect(seconds), s.reports(), error ? describe(error) : std::string()};
     std::vector<std::byte> bytes;
     {
       comm::wire::Writer w(bytes);
       w(mine);
     }
     const auto reports = session.gather(bytes);
+    const int failed = session.lowestRankWith(error != nullptr);
+    if (failed >= 0 && rank != 0) throw FailedElsewhere();
     if (rank != 0) return std::move(mine.result);
 
     Result total;
-    total.stop = mine.result.stop;
     total.seconds = seconds;
     if (report_) *report_ = Report{session.policyName(), {}};
     for (const auto& rep : reports) {
       RankShare<Result> share;
       comm::wire::Reader(rep.search)(share);
+      if (rep.rank == failed)
+        throw SearchFailed("rank " + std::to_string(failed) + ": the model threw during the search: " + share.error);
       total.enumerator.combine(share.result.enumerator);
       if (share.result.best && (!total.objective || typename T::Better{}(*share.result.objective, *total.objective))) {
         total.objective = share.result.objective;
         total.best = std::move(share.result.best);
       }
       total.stats += share.result.stats;
+      // The truthful reason: the highest any rank reports (each rank has already turned an
+      // interruption that cut nothing short into a whole result).
+      if (share.result.stop > total.stop) total.stop = share.result.stop;
       if (report_)
         report_->ranks.push_back({rep.rank, share.result.stats, std::move(share.workers), rep.comm, rep.policy});
     }

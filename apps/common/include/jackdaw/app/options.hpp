@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "jackdaw/comm/comm_thread.hpp"
 #include "jackdaw/comm/policy.hpp"
 #include "jackdaw/core/work_rate.hpp"
 
@@ -31,6 +32,7 @@ struct CommonOptions {
   WorkRateParams workRate;             // --rate-*: the constants of the per-worker work rate (3.1)
   std::string slowRanks;               // --slow-ranks 1,3: ranks made slower (contention experiments)
   double slowdown = 3.0;               // --slowdown F: a slow rank's task takes F times as long
+  double watchdogSeconds = comm::CommOptions{}.watchdogSeconds;  // --watchdog S (0: off)
   unsigned testCommDelayUs = 0;        // TEST ONLY: random sleeps in the comm thread
   int testFailRank = -1;               // TEST ONLY: this rank fails as if it could not read its input
 };

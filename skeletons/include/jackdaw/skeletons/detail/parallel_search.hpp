@@ -6,6 +6,11 @@
 // (a thief took its task) just returns. oneTBB sleeps/wakes workers; termination is the
 // task group's wait (or the runtime's hold()/release() when something outside decides).
 //
+// Failure: an exception from model code in a task (or the seed) is caught on its worker; the
+// search stops with StopReason::Failed (observers hear it, so a driver can stop other ranks),
+// every remaining task is dropped and counted finished, and run() then throws SearchFailed with
+// the model's message. Nothing waits forever on a task that never ended.
+//
 // A skeleton builds a ParallelSearch, sets its body, and hands it with a seed to a launch: the
 // default LocalLaunch runs it on this process; a distributed launch (jackdaw/distributed/) wraps
 // the same built search from outside. What such a driver may use, all from any thread:
@@ -20,7 +25,9 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <exception>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <utility>
@@ -28,6 +35,7 @@
 #include <algorithm>
 
 #include "jackdaw/core/depth_first.hpp"
+#include "jackdaw/core/errors.hpp"
 #include "jackdaw/core/result.hpp"
 #include "jackdaw/core/search_observer.hpp"
 #include "jackdaw/core/worker_report.hpp"
@@ -126,13 +134,39 @@ class ParallelSearch {
   void requestSplit() { remoteHunger_.store(true, std::memory_order_relaxed); }
 
   // Run on this process: `seed` runs first on a worker (it pushes the first tasks), then every
-  // task through the body, until none is left (and release(), if the runtime is held).
+  // task through the body, until none is left (and release(), if the runtime is held). Throws
+  // SearchFailed if model code threw.
   template <class Seed>
   Result run(Seed&& seed) {
     const auto t0 = std::chrono::steady_clock::now();
-    rt_.runAndWait([&] { seed(); });
+    rt_.runAndWait([&] { runSeed(seed); });
     rt_.finishAccounts();
+    if (const auto e = error()) throw SearchFailed("the model threw during the search: " + describe(e));
     return collect(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+
+  // The seed, with its failure caught like a task's (a driver calls this instead of seed()).
+  template <class Seed>
+  void runSeed(Seed& seed) {
+    try {
+      seed();
+    } catch (...) {
+      fail(std::current_exception());
+    }
+  }
+
+  // Model code threw: remember the first exception and stop the search everywhere.
+  void fail(std::exception_ptr e) {
+    {
+      std::lock_guard lock(errorMutex_);
+      if (!error_) error_ = e;
+    }
+    stop_.request(StopReason::Failed);
+    noteStop();
+  }
+  std::exception_ptr error() const {
+    std::lock_guard lock(errorMutex_);
+    return error_;
   }
 
   std::vector<const SearchStats*> workerStats() const {
@@ -152,15 +186,19 @@ class ParallelSearch {
   }
 
   // This process's share: the workers' enumerators and counters, the incumbent, the stop reason.
+  // An interruption that cut nothing short (it came after the last node) leaves the result whole.
   Result collect(double seconds) {
     Result r;
+    bool truncated = false;
     for (auto& s : slots_) {
       r.enumerator.combine(s->rules.acc);
       r.stats += s->rules.stats;
+      truncated |= s->rules.truncated;
     }
     r.best = incumbent_.node();
     r.objective = incumbent_.nodeObjective();
     r.stop = stop_.reason();
+    if (r.stop == StopReason::Interrupted && !truncated) r.stop = StopReason::None;
     r.seconds = seconds;
     return r;
   }
@@ -169,7 +207,7 @@ class ParallelSearch {
   void token() {
     std::optional<TaskT> t = pool_.pop();
     if (!t) return;
-    {
+    try {
       WorkerRuntime::TaskScope scope(rt_);
       if (observers_.empty()) {
         body_(*slots_[static_cast<std::size_t>(scope.worker())], std::move(*t));
@@ -179,15 +217,30 @@ class ParallelSearch {
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         for (SearchObserver* o : observers_) o->taskFinished(scope.worker(), s);
       }
+    } catch (...) {
+      fail(std::current_exception());  // the task ends here, and counts as finished below
     }
+    // A stop this task caused (a solution, a failure) is told before the task counts as
+    // finished, so a driver has it in hand before it can decide the search is over.
+    if (!observers_.empty()) noteStop();
     // After the body: the tasks it pushed were counted first, so created == finished is never
     // seen too early.
     finished_.fetch_add(1, std::memory_order_acq_rel);
     if (observers_.empty()) return;
-    if (stop_.requested() && !stopSeen_.exchange(true))
-      for (SearchObserver* o : observers_) o->stopRequested(stop_.reason());
     if (pool_.size() == 0)
       for (SearchObserver* o : observers_) o->poolRanDry();
+  }
+
+  // Tells the observers each time the stop reason rises (interrupted, then found, then failed).
+  void noteStop() {
+    const int r = static_cast<int>(stop_.reason());
+    int seen = stopSeen_.load(std::memory_order_acquire);
+    while (r > seen) {
+      if (stopSeen_.compare_exchange_weak(seen, r, std::memory_order_acq_rel)) {
+        for (SearchObserver* o : observers_) o->stopRequested(static_cast<StopReason>(r));
+        return;
+      }
+    }
   }
 
   StopFlag& stop_;
@@ -200,7 +253,9 @@ class ParallelSearch {
   alignas(64) std::atomic<std::uint64_t> created_{0};
   alignas(64) std::atomic<std::uint64_t> finished_{0};
   std::atomic<bool> remoteHunger_{false};
-  std::atomic<bool> stopSeen_{false};
+  std::atomic<int> stopSeen_{0};  // the highest stop reason the observers were told
+  mutable std::mutex errorMutex_;
+  std::exception_ptr error_;
 };
 
 // Runs a built search on this process (the default launch of every parallel skeleton).
