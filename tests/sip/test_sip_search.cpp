@@ -1,6 +1,8 @@
 // Subgraph isomorphism: every row of instances/sip/ANSWERS.tsv, the loop rules, small known counts.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -34,8 +36,10 @@ std::uint64_t count(const sip::Space& s) {
   return r.enumerator.get();
 }
 
+// CTest runs each test as its own process, several at once: the name carries the process id so
+// two tests never write the same file.
 std::string writeTemp(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + name;
+  const std::string path = ::testing::TempDir() + std::to_string(::getpid()) + "-" + name;
   std::ofstream(path) << text;
   return path;
 }
