@@ -1,6 +1,8 @@
 // LAD and CSV readers: undirected edges, loops, isolated vertices, errors naming file:line.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <fstream>
 
 #include "jackdaw/core/errors.hpp"
@@ -9,8 +11,9 @@
 namespace sip = jackdaw::sip;
 
 namespace {
+// Named per process: CTest runs several tests at once.
 std::string writeTemp(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + name;
+  const std::string path = ::testing::TempDir() + std::to_string(::getpid()) + "-" + name;
   std::ofstream(path) << text;
   return path;
 }

@@ -1,6 +1,8 @@
 // TSPLIB reader and distance functions, checked against the lengths of TSPLIB's optimal tours.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <fstream>
 
@@ -17,8 +19,9 @@ long long optTourLength(const std::string& name) {
   return i.tourLength(tsp::readTour(inst(name + ".opt.tour"), i.n));
 }
 
+// Named per process: CTest runs several tests at once.
 std::string writeTemp(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + name;
+  const std::string path = ::testing::TempDir() + std::to_string(::getpid()) + "-" + name;
   std::ofstream(path) << text;
   return path;
 }
