@@ -6,7 +6,6 @@
 
 #include <memory>
 #include <string>
-#include <thread>
 
 #include "jackdaw/comm/session.hpp"
 #include "tree_work.hpp"
@@ -36,18 +35,14 @@ struct TreeConfig {
   bool offerBounds = false;         // every rank offers bound 100 + rank
 };
 
-// The comm counters the tests check, per rank and summed.
+// Every rank's comm counters (comm::toJson) and their sums.
 inline nlohmann::json commJson(const std::vector<RankReport>& reports) {
   if (reports.empty()) return {};
   nlohmann::json ranks = nlohmann::json::array(), totals = nlohmann::json::object();
   for (const auto& r : reports) {
-    const CommStats& s = r.comm;
-    const nlohmann::json j = {{"steal_requests_sent", s.stealRequestsSent}, {"steals_granted", s.stealsGranted},
-                              {"steals_refused", s.stealsRefused},         {"requests_answered", s.requestsAnswered},
-                              {"requests_granted", s.requestsGranted},     {"tasks_sent", s.tasksSent},
-                              {"tasks_received", s.tasksReceived},         {"bytes_sent", s.bytesSent},
-                              {"bytes_received", s.bytesReceived},         {"termination_waves", s.waves}};
-    for (const auto& [k, v] : j.items()) totals[k] = totals.value(k, 0.0) + v.get<double>();
+    const nlohmann::json j = toJson(r.comm);
+    for (const auto& [k, v] : j.items())
+      if (v.is_number()) totals[k] = totals.value(k, 0.0) + v.get<double>();
     ranks.push_back(j);
   }
   return {{"ranks", ranks}, {"totals", totals}};

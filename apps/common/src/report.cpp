@@ -58,32 +58,27 @@ nlohmann::json runJson(const AppContext& ctx, const SearchStats& stats, double s
   return j;
 }
 
-nlohmann::json toJson(const comm::CommStats& s) {
-  const std::uint64_t answered = s.stealsGranted + s.stealsRefused;
-  return {{"steal_requests_sent", s.stealRequestsSent},
-          {"steals_granted", s.stealsGranted},
-          {"steals_refused", s.stealsRefused},
-          {"requests_answered", s.requestsAnswered},
-          {"requests_granted", s.requestsGranted},
-          {"tasks_sent", s.tasksSent},
-          {"tasks_received", s.tasksReceived},
-          {"bytes_sent", s.bytesSent},
-          {"bytes_received", s.bytesReceived},
-          {"board_publishes", s.boardPublishes},
-          {"bound_publishes", s.boundPublishes},
-          {"stop_publishes", s.stopPublishes},
-          {"termination_waves", s.waves},
-          {"steal_round_trip_us_mean", answered ? s.stealRoundTripUsTotal / static_cast<double>(answered) : 0.0},
-          {"comm_cpu_seconds", s.commCpuSeconds},
-          {"comm_wall_seconds", s.commWallSeconds},
-          {"latency_us", s.latencyUs}};
+namespace {
+bool isCounterArray(const nlohmann::json& v) {
+  if (!v.is_array() || v.empty()) return false;
+  for (const auto& x : v)
+    if (!x.is_number_unsigned()) return false;
+  return true;
 }
 
-namespace {
-// Adds every number of `from` into `into` (key by key); non-additive keys are left out.
+// Adds every number of `from` into `into` (key by key): counters, arrays of counters element by
+// element (a per-rank histogram), and float sums; means, finals and other arrays are left out.
 void addNumbers(nlohmann::json& into, const nlohmann::json& from) {
   for (const auto& [k, v] : from.items()) {
     if (v.is_number_unsigned()) into[k] = into.value(k, std::uint64_t{0}) + v.get<std::uint64_t>();
+    else if (isCounterArray(v)) {
+      auto& h = into[k];
+      if (h.is_null()) h = nlohmann::json::array();
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        if (i >= h.size()) h.push_back(std::uint64_t{0});
+        h[i] = h[i].get<std::uint64_t>() + v[i].get<std::uint64_t>();
+      }
+    }
     else if (v.is_number_float() && k.find("mean") == std::string::npos && k.find("final") == std::string::npos)
       into[k] = into.value(k, 0.0) + v.get<double>();
   }
@@ -103,7 +98,7 @@ nlohmann::json distributedJson(const distributed::Report& report, int ranks) {
       workers.push_back({{"worker", w.worker}, {"tasks", w.tasks}, {"nodes", w.stats.nodes}, {"busy_us", w.busyUs},
                          {"idle_us", w.idleUs}, {"work_rate", w.workRate}});
     }
-    const nlohmann::json c = toJson(r.comm);
+    const nlohmann::json c = comm::toJson(r.comm);
     perRank.push_back({{"rank", r.rank},
                        {"nodes", r.stats.nodes},
                        {"busy_us", busy},
@@ -117,19 +112,9 @@ nlohmann::json distributedJson(const distributed::Report& report, int ranks) {
     totals["busy_us"] = totals["busy_us"].get<double>() + busy;
     totals["idle_us"] = totals["idle_us"].get<double>() + idle;
     addNumbers(commTotals, c);
-    // The policy's counters: integers add up, the per-rank choice histogram adds element-wise.
+    addNumbers(policyTotals, r.policy);
     nlohmann::json p = r.policy;
     p["policy"] = report.policy;
-    addNumbers(policyTotals, r.policy);
-    if (r.policy.contains("targets_chosen")) {
-      auto& h = policyTotals["targets_chosen"];
-      if (h.is_null()) h = nlohmann::json::array();
-      const auto& v = r.policy["targets_chosen"];
-      for (std::size_t i = 0; i < v.size(); ++i) {
-        if (i >= h.size()) h.push_back(std::uint64_t{0});
-        h[i] = h[i].get<std::uint64_t>() + v[i].get<std::uint64_t>();
-      }
-    }
     policyRanks.push_back(std::move(p));
   }
   totals["steal_requests"] = commTotals.value("steal_requests_sent", std::uint64_t{0});

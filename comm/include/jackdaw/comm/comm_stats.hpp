@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace jackdaw::comm {
 
 struct CommStats {
@@ -32,5 +34,9 @@ struct CommStats {
        commCpuSeconds, commWallSeconds, latencyUs);
   }
 };
+
+// The counters by name (snake_case), plus the mean steal round trip; how a report arranges them is
+// the report's business (apps/common/src/report.cpp).
+nlohmann::json toJson(const CommStats& s);
 
 }  // namespace jackdaw::comm

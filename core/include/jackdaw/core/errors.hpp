@@ -42,4 +42,7 @@ inline std::string describe(const std::exception_ptr& e) {
   }
 }
 
+// What SearchFailed says of the model's exception e.
+inline std::string modelThrew(const std::exception_ptr& e) { return "the model threw during the search: " + describe(e); }
+
 }  // namespace jackdaw

@@ -9,6 +9,12 @@
 
 namespace jackdaw {
 
+// The reason a finished search reports: an interruption that left nothing unexplored (it came
+// after the last node) leaves the result whole; every other reason stands.
+inline StopReason reportedStop(StopReason r, bool truncated) {
+  return r == StopReason::Interrupted && !truncated ? StopReason::None : r;
+}
+
 template <SearchModel M, SearchKind K>
 struct SearchResult {
   using T = SearchTypes<M, K>;

@@ -29,7 +29,7 @@ class SearchObserver {
   virtual void taskFinished(int /*worker*/, double /*seconds*/) {}
   // After a task is fully accounted, the pool was empty: some worker may need work now.
   virtual void poolRanDry() {}
-  // A worker saw the search's stop flag set (once per search).
+  // The search's stop reason rose to r (once per reason: interrupted, then found, then failed).
   virtual void stopRequested(StopReason) {}
   // A worker found a better solution (the incumbent's bound improved through a node).
   virtual void incumbentImproved() {}

@@ -61,7 +61,7 @@ template <class Result>
 struct RankShare {
   Result result;
   std::vector<WorkerReport> workers;
-  std::string error;  // the model's exception on this rank, if it threw
+  std::string error;  // what the model's exception on this rank says (modelThrew), if it threw
 
   template <class Archive>
   void serialize(Archive& ar) {
@@ -153,7 +153,7 @@ class Launch {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
     const auto error = s.error();
-    RankShare<Result> mine{s.collect(seconds), s.reports(), error ? describe(error) : std::string()};
+    RankShare<Result> mine{s.collect(seconds), s.reports(), error ? modelThrew(error) : std::string()};
     std::vector<std::byte> bytes;
     {
       comm::wire::Writer w(bytes);
@@ -171,7 +171,7 @@ class Launch {
       RankShare<Result> share;
       comm::wire::Reader(rep.search)(share);
       if (rep.rank == failed)
-        throw SearchFailed("rank " + std::to_string(failed) + ": the model threw during the search: " + share.error);
+        throw SearchFailed("rank " + std::to_string(failed) + ": " + share.error);
       total.enumerator.combine(share.result.enumerator);
       if (share.result.best && (!total.objective || typename T::Better{}(*share.result.objective, *total.objective))) {
         total.objective = share.result.objective;

@@ -38,8 +38,7 @@ SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
   r.stats = rules.stats;
   r.best = incumbent.node();
   r.objective = incumbent.nodeObjective();
-  r.stop = stop.reason();
-  if (r.stop == StopReason::Interrupted && !rules.truncated) r.stop = StopReason::None;  // nothing was cut short
+  r.stop = reportedStop(stop.reason(), rules.truncated);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }

@@ -27,7 +27,6 @@ void addWorkerReports(AppContext& ctx, const std::vector<WorkerReport>& reports)
 // The "distributed" section of --stats from rank 0's per-rank report: per_rank (search, workers,
 // steals, comm counters), totals, and the policy's counters per rank and summed.
 nlohmann::json distributedJson(const distributed::Report& report, int ranks);
-nlohmann::json toJson(const comm::CommStats& s);
 
 // Writes the document if --stats was given; an unwritable path is an InputError.
 void writeStats(const AppContext& ctx, const nlohmann::json& doc);

@@ -22,17 +22,17 @@
 //   runtime().hold() before run(), runtime().release() when it decides the search is over.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <functional>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <utility>
 #include <vector>
-#include <algorithm>
 
 #include "jackdaw/core/depth_first.hpp"
 #include "jackdaw/core/errors.hpp"
@@ -141,7 +141,7 @@ class ParallelSearch {
     const auto t0 = std::chrono::steady_clock::now();
     rt_.runAndWait([&] { runSeed(seed); });
     rt_.finishAccounts();
-    if (const auto e = error()) throw SearchFailed("the model threw during the search: " + describe(e));
+    if (const auto e = error()) throw SearchFailed(modelThrew(e));
     return collect(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
 
@@ -197,8 +197,7 @@ class ParallelSearch {
     }
     r.best = incumbent_.node();
     r.objective = incumbent_.nodeObjective();
-    r.stop = stop_.reason();
-    if (r.stop == StopReason::Interrupted && !truncated) r.stop = StopReason::None;
+    r.stop = reportedStop(stop_.reason(), truncated);
     r.seconds = seconds;
     return r;
   }
@@ -207,13 +206,12 @@ class ParallelSearch {
   void token() {
     std::optional<TaskT> t = pool_.pop();
     if (!t) return;
+    const bool observed = !observers_.empty();  // with nobody listening: no clock reads, no calls
     try {
       WorkerRuntime::TaskScope scope(rt_);
-      if (observers_.empty()) {
-        body_(*slots_[static_cast<std::size_t>(scope.worker())], std::move(*t));
-      } else {
-        const auto start = std::chrono::steady_clock::now();
-        body_(*slots_[static_cast<std::size_t>(scope.worker())], std::move(*t));
+      const auto start = observed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+      body_(*slots_[static_cast<std::size_t>(scope.worker())], std::move(*t));
+      if (observed) {
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         for (SearchObserver* o : observers_) o->taskFinished(scope.worker(), s);
       }
@@ -222,12 +220,11 @@ class ParallelSearch {
     }
     // A stop this task caused (a solution, a failure) is told before the task counts as
     // finished, so a driver has it in hand before it can decide the search is over.
-    if (!observers_.empty()) noteStop();
+    if (observed) noteStop();
     // After the body: the tasks it pushed were counted first, so created == finished is never
     // seen too early.
     finished_.fetch_add(1, std::memory_order_acq_rel);
-    if (observers_.empty()) return;
-    if (pool_.size() == 0)
+    if (observed && pool_.size() == 0)
       for (SearchObserver* o : observers_) o->poolRanDry();
   }
 
