@@ -1,5 +1,6 @@
 #include "jackdaw/app/main.hpp"
 
+#include <algorithm>
 #include <exception>
 #include <iostream>
 #include <optional>
@@ -7,6 +8,7 @@
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "jackdaw/app/checkpoint.hpp"
 #include "jackdaw/app/run.hpp"
 #include "jackdaw/app/signals.hpp"
 #include "jackdaw/comm/failure.hpp"
@@ -25,6 +27,21 @@ std::shared_ptr<spdlog::logger> makeLogger(const std::string& name, int rank) {
 
 // One message for the whole job. A set-up error on some ranks reaches the others through the
 // collective check in runSearch (they wait there); rank 0 prints the lowest failing rank's message.
+// The app's own options (those setup() added), with their values: what a checkpoint must match.
+std::vector<std::pair<std::string, std::string>> appOptions(CLI::App& cli, const std::vector<CLI::Option*>& common) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (CLI::Option* o : cli.get_options()) {
+    if (std::find(common.begin(), common.end(), o) != common.end()) continue;
+    std::string value;
+    if (o->count() > 0)
+      for (const auto& r : o->results()) value += (value.empty() ? "" : " ") + r;
+    else
+      value = o->get_default_str();
+    out.emplace_back(o->get_name(), value);
+  }
+  return out;
+}
+
 int failSetup(AppContext& ctx, const std::string& name, const std::string& message, int code) {
   if (ctx.size == 1) {
     std::cerr << name << ": error: " << message << "\n";
@@ -64,6 +81,7 @@ int runMain(int argc, char** argv, const std::string& name, const std::string& d
   if (ctx.rank != 0) std::cout.setstate(std::ios::badbit);
   CLI::App cli(description, name);
   addCommonOptions(cli, ctx.opts, policies);
+  const auto common = cli.get_options();
   try {
     setup(cli);
     cli.parse(argc, argv);
@@ -87,9 +105,11 @@ int runMain(int argc, char** argv, const std::string& name, const std::string& d
   });
   try {
     validate(ctx.opts);
+    if (!ctx.opts.checkpointDir.empty() || !ctx.opts.resumeDir.empty()) ctx.identity = searchIdentity(name, appOptions(cli, common));
     const int code = body(ctx);
     if (code == kPartial && ctx.rank == 0)
       std::cout << "PARTIAL RESULT: the search was interrupted; the numbers above are what was found so far\n";
+    if (ctx.rank == 0 && !ctx.checkpointNote.empty()) std::cout << ctx.checkpointNote << "\n";
     std::cout.flush();
     return code;
   } catch (const SetupFailedElsewhere&) {

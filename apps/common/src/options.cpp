@@ -55,6 +55,20 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
                  "as silence")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1e6));
+  app.add_option("--checkpoint", o.checkpointDir,
+                 "On SIGUSR1/SIGTERM/SIGINT save the unexplored work, the partial result and the incumbent in this "
+                 "folder (one file per rank and a manifest, replaced atomically); continue later with --resume")
+      ->group("Checkpoint");
+  app.add_option("--checkpoint-every", o.checkpointEvery,
+                 "Also save a checkpoint every S seconds (the search pauses on every rank to write it); 0: only on a "
+                 "signal")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e9))
+      ->group("Checkpoint");
+  app.add_option("--resume", o.resumeDir,
+                 "Continue the search saved in this folder, on any number of ranks and workers and with any parallel "
+                 "skeleton; the app's own options and instance must be the ones it was saved with")
+      ->group("Checkpoint");
   app.add_option("--test-comm-delay-us", o.testCommDelayUs, "TEST ONLY: random comm-thread delays up to N us")
       ->group("");
   app.add_option("--test-fail-rank", o.testFailRank, "TEST ONLY: this rank fails as if its input were unreadable")
@@ -89,6 +103,11 @@ void validate(const CommonOptions& o) {
   if (o.discrepancy && o.skeleton != skeletons::Ordered::name)
     throw InputError("--discrepancy applies only to --skeleton ordered");
   if (!o.slowRanks.empty() && !parallel) throw InputError("--slow-ranks needs a parallel --skeleton");
+  if (!parallel && !o.checkpointDir.empty())
+    throw InputError("--checkpoint needs a parallel --skeleton (e.g. --skeleton budget --threads 1 for one worker)");
+  if (!parallel && !o.resumeDir.empty())
+    throw InputError("--resume needs a parallel --skeleton (e.g. --skeleton budget --threads 1 for one worker)");
+  if (o.checkpointEvery > 0 && o.checkpointDir.empty()) throw InputError("--checkpoint-every needs --checkpoint DIR");
 }
 
 std::vector<int> parseRankList(const std::string& list, int size) {

@@ -55,6 +55,7 @@ nlohmann::json runJson(const AppContext& ctx, const SearchStats& stats, double s
     j["mean_work_rate"] = rateSum / static_cast<double>(ctx.workers.size());
   }
   if (!ctx.distributed.is_null()) j["distributed"] = ctx.distributed;
+  if (!ctx.checkpoint.is_null()) j["checkpoint"] = ctx.checkpoint;
   return j;
 }
 

@@ -1,5 +1,7 @@
 #include "jackdaw/app/run.hpp"
 
+#include <chrono>
+
 #include "jackdaw/comm/failure.hpp"
 
 namespace jackdaw::app {
@@ -48,6 +50,76 @@ comm::SessionConfig sessionConfig(const AppContext& ctx) {
   c.comm.testDelayMaxUs = ctx.opts.testCommDelayUs;
   c.comm.watchdogSeconds = ctx.opts.watchdogSeconds;
   return c;
+}
+
+CheckpointLegs::CheckpointLegs(AppContext& ctx) : ctx_(ctx) {
+  const auto& o = ctx.opts;
+  if (!o.resumeDir.empty()) {
+    LoadedCheckpoint loaded = readCheckpoint(o.resumeDir, ctx.identity, ctx.rank, ctx.size);
+    cp_.resume = true;
+    cp_.from = std::move(loaded.records);
+    previous_ = std::move(loaded.manifest);
+    if (ctx.rank == 0)
+      ctx.checkpoint["resumed_from"] = {{"dir", o.resumeDir},
+                                        {"sequence", previous_.value("sequence", 0)},
+                                        {"ranks", previous_.value("ranks", 0)},
+                                        {"tasks", previous_.value("tasks", 0)},
+                                        {"nodes_so_far", previous_.value("nodes_so_far", 0)}};
+  }
+  if (!o.checkpointDir.empty()) {
+    prepareCheckpointDir(o.checkpointDir);
+    cp_.keep = true;
+    every_ = o.checkpointEvery > 0;
+  }
+}
+
+void CheckpointLegs::startLeg() {
+  if (!every_) return;
+  leg_.emplace();
+  legOver_.store(false);
+  timer_ = std::thread([this, due = std::chrono::steady_clock::now() + std::chrono::duration<double>(ctx_.opts.checkpointEvery)] {
+    while (!legOver_.load()) {
+      if (ctx_.stop.requested()) leg_->request(ctx_.stop.reason());  // a signal ends the leg as always
+      if (std::chrono::steady_clock::now() >= due) leg_->request(StopReason::Interrupted);
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  });
+}
+
+bool CheckpointLegs::finishLeg(const SearchStats& soFar, double legSeconds) {
+  if (timer_.joinable()) {
+    legOver_.store(true);
+    timer_.join();
+  }
+  seconds_ += legSeconds;
+  // Every rank saved or none did: the stop reason they decide on is the same everywhere.
+  if (!cp_.saved) {
+    ctx_.checkpointNote.clear();  // the search ended: nothing left to continue
+    return false;
+  }
+  const auto& o = ctx_.opts;
+  const LegSummary leg{o.skeleton, ctx_.size, o.threads, legSeconds, soFar.nodes, cp_.savedTasks};
+  nlohmann::json manifest = writeCheckpoint(ctx_, o.checkpointDir, *cp_.saved, leg, previous_);
+  int signalled = ctx_.stop.requested() ? 1 : 0, any = 0;
+  MPI_Allreduce(&signalled, &any, 1, MPI_INT, MPI_MAX, ctx_.world);
+  if (ctx_.rank == 0) {
+    ctx_.checkpoint["written"] = {{"dir", o.checkpointDir},
+                                  {"sequence", manifest["sequence"]},
+                                  {"tasks", manifest["tasks"]},
+                                  {"nodes_so_far", soFar.nodes}};
+    ctx_.checkpointNote = "CHECKPOINT: saved in " + o.checkpointDir + " (set " + manifest["sequence"].dump() + ", " +
+                          manifest["tasks"].dump() + " tasks left); continue with --resume " + o.checkpointDir;
+    ctx_.log->info("checkpoint {} written to {} ({} tasks left)", manifest["sequence"].dump(), o.checkpointDir,
+                   manifest["tasks"].dump());
+  }
+  if (!every_ || any) return false;
+  // A pause for the timer: the next leg continues what this one saved.
+  previous_ = std::move(manifest);
+  cp_.resume = true;
+  cp_.from.clear();
+  cp_.from.push_back(std::move(*cp_.saved));
+  cp_.saved.reset();
+  return true;
 }
 
 std::unique_ptr<SlowRank> slowRankFor(const AppContext& ctx) {

@@ -7,6 +7,10 @@
 //   void afterBacktrack(DepthFirst&)          after each backtrack (budget counts these)
 // and may split work off the stack with splitShallowest().
 //
+// On a stop the engine leaves its subtree at once. Normally the unexplored rest is dropped (and
+// rules.truncated says so); with rules.unexplored set it is kept instead: the root if it was not
+// visited, every unexplored child of every open frame, and the children of the node visited last.
+//
 // When the Node is default-constructible, a child is built straight into its own stack frame
 // (through the generator's optional `void nextInto(Node&)`, else by assigning next()), so a node
 // is never copied between generation and expansion.
@@ -42,6 +46,7 @@ class DepthFirst {
   void run(Node root, int depth) {
     if (rules_.stop().requested()) {
       rules_.truncated = true;  // the whole subtree is left unexplored
+      if (rules_.unexplored) rules_.unexplored->emplace_back(std::move(root), depth);
       return;
     }
     if (rules_.pruned(root)) return;
@@ -49,6 +54,7 @@ class DepthFirst {
     if (!rules_.expandable(depth)) return;
     if (rules_.stop().requested()) {
       if (hasChildren(root)) rules_.truncated = true;
+      keepChildren(root, depth);
       return;
     }
     Frame& f = stack_.emplace(std::move(root), depth);
@@ -147,7 +153,7 @@ class DepthFirst {
         }
         rules_.visit(c.node, d);
         if (stop.requested()) {
-          noteAbandoned(rules_.expandable(d) && hasChildren(c.node));
+          abandon(c.node, d);
           break;
         }
         if constexpr (requires { hooks_.afterNode(*this); }) hooks_.afterNode(*this);
@@ -160,7 +166,7 @@ class DepthFirst {
         }
         rules_.visit(c, d);
         if (stop.requested()) {
-          noteAbandoned(rules_.expandable(d) && hasChildren(c));
+          abandon(c, d);
           break;
         }
         if constexpr (requires { hooks_.afterNode(*this); }) hooks_.afterNode(*this);
@@ -173,13 +179,43 @@ class DepthFirst {
     stack_.clear();
   }
 
-  // A stop after a visit: work was lost if the visited node has children or any frame still has
-  // unexplored siblings. (Only on the stop path: asking the generator costs nothing per node.)
+  // A stop after visiting `visited` (at depth d): work is cut short if it has children or any
+  // frame still has unexplored siblings. (Only on the stop path: asking the generator costs
+  // nothing per node.) With rules.unexplored set, that work is kept, shallowest first.
   bool hasChildren(const Node& n) { return Generator(rules_.space(), n).numChildren > 0; }
-  void noteAbandoned(bool visitedHasChildren) {
-    bool lost = visitedHasChildren;
+  void abandon(const Node& visited, int d) {
+    const bool expand = rules_.expandable(d);
+    if (rules_.unexplored) {
+      keepOpenFrames();
+      if (expand) keepChildren(visited, d);
+      return;
+    }
+    bool lost = expand && hasChildren(visited);
     for (std::size_t i = 0; i < stack_.size() && !lost; ++i) lost = stack_[i].remaining > 0;
     if (lost) rules_.truncated = true;
+  }
+  // Every open frame's unexplored children (a frame without a generator is the node just visited).
+  void keepOpenFrames() {
+    for (std::size_t i = 0; i < stack_.size(); ++i) {
+      Frame& f = stack_[i];
+      if (!f.gen) continue;
+      while (f.remaining > 0) {
+        --f.remaining;
+        keep(f.gen->next(), f.depth + 1);
+      }
+    }
+  }
+  void keepChildren(const Node& n, int depth) {
+    if (!rules_.unexplored) return;
+    Generator gen(rules_.space(), n);
+    for (auto k = static_cast<std::size_t>(gen.numChildren); k > 0; --k) keep(gen.next(), depth + 1);
+  }
+  // A kept child is bound-tested first (a pruned one is not work); the resumed search tests it
+  // again, so a level prune (pruneLevel) may simply keep testing siblings here.
+  void keep(Node&& c, int depth) {
+    rules_.truncated = true;
+    if (rules_.pruned(c)) return;
+    rules_.unexplored->emplace_back(std::move(c), depth);
   }
 
   NodeRules<M, K>& rules_;

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <limits>
+#include <utility>
+#include <vector>
 
 #include "jackdaw/core/search_types.hpp"
 #include "jackdaw/core/stats.hpp"
@@ -82,6 +84,10 @@ class NodeRules {
   // A stop left some of this worker's work unexplored (an interruption cut the search short;
   // a stop that came after the last node did not).
   bool truncated = false;
+  // When set, the work a stop cuts short is handed here as (node, depth) pairs, none of them
+  // visited yet, instead of being dropped: a checkpoint keeps it and a resumed search runs it.
+  // Only the stop path touches it.
+  std::vector<std::pair<Node, int>>* unexplored = nullptr;
 
  private:
   const Space& space_;

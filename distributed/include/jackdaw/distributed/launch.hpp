@@ -23,6 +23,8 @@
 #include <chrono>
 #include <cstdint>
 #include <exception>
+#include <iterator>
+#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
@@ -37,6 +39,7 @@
 #include "jackdaw/core/search_observer.hpp"
 #include "jackdaw/core/worker_report.hpp"
 #include "jackdaw/distributed/objective.hpp"
+#include "jackdaw/distributed/saved_work.hpp"
 #include "jackdaw/distributed/search_work.hpp"
 
 namespace jackdaw::distributed {
@@ -66,29 +69,30 @@ struct RankShare {
   template <class Archive>
   void serialize(Archive& ar) {
     ar(error);
-    using comm::wire::transfer;
-    transfer(ar, result.enumerator);
-    bool has = result.best.has_value() && result.objective.has_value();
-    ar(has);
-    if (has) {
-      if (!result.best) result.best.emplace();  // reading
-      if (!result.objective) result.objective.emplace();
-      transfer(ar, *result.objective);
-      transfer(ar, *result.best);
-    }
-    transfer(ar, result.stats);
-    transfer(ar, result.stop);
+    transferShare(ar, result);
     std::uint64_t n = workers.size();
     ar(n);
     workers.resize(n);
-    for (auto& w : workers) transfer(ar, w);
+    for (auto& w : workers) comm::wire::transfer(ar, w);
   }
+};
+
+// Checkpoint and resume as the search sees them (the files are the caller's business).
+struct Checkpointing {
+  bool resume = false;                           // every rank: continue saved work, run no seed
+  std::vector<std::vector<std::byte>> from;      // the saved records this rank continues (any number)
+  bool keep = false;                             // if an interruption stops the search, save it:
+  std::optional<std::vector<std::byte>> saved;   //   out: this rank's record (SavedWork)
+  std::uint64_t savedTasks = 0;                  //   out: how many tasks it holds
 };
 
 class Launch {
  public:
   // Without MPI initialised (a program that never started it) this is a one-process launch.
-  explicit Launch(comm::SessionConfig cfg, Report* report = nullptr) : cfg_(std::move(cfg)), report_(report) {
+  // With `cp`, the launch continues saved work (cp->resume) and/or saves the work an interruption
+  // cuts short (cp->keep); see Checkpointing.
+  explicit Launch(comm::SessionConfig cfg, Report* report = nullptr, Checkpointing* cp = nullptr)
+      : cfg_(std::move(cfg)), report_(report), cp_(cp) {
     int initialised = 0;
     MPI_Initialized(&initialised);
     if (initialised) MPI_Comm_size(cfg_.world, &size_);
@@ -99,13 +103,53 @@ class Launch {
 
   template <class Search, class Seed>
   typename Search::Result operator()(Search& s, Seed&& seed) const {
+    using Result = typename Search::Result;
+    using Saved = SavedWork<Result, typename Search::TaskT>;
+    // On resume every rank starts from its saved records instead of the seed.
+    const bool resume = cp_ && cp_->resume;
+    Saved start;
+    if (resume) {
+      for (const auto& bytes : cp_->from) {
+        Saved w = decodeSaved<Result, typename Search::TaskT>(bytes);
+        addShare<typename Search::T::Better>(start.share, std::move(w.share));
+        std::move(w.tasks.begin(), w.tasks.end(), std::back_inserter(start.tasks));
+      }
+      start.share.stop = StopReason::None;  // whether this run is whole is its own to say
+      if (start.share.best) s.incumbent().offerNode(*start.share.best, *start.share.objective);
+    }
+    if (cp_ && cp_->keep) s.keepUnexplored();
+    auto begin = [&] {
+      if (resume) s.pushAll(std::move(start.tasks));
+      else seed();
+    };
     if (size_ == 1) {
+      Result r;
       try {
-        return s.run(std::forward<Seed>(seed));
+        r = s.run(begin);
       } catch (const SearchFailed& e) {
         throw SearchFailed(std::string("rank 0: ") + e.what());
       }
+      settle(s, r, std::move(start.share));
+      return r;
     }
+    return spanning(s, begin, resume, std::move(start.share));
+  }
+
+ private:
+  // This rank's share gains what it continued from; if an interruption stopped the search under
+  // a checkpoint, the share and the unexplored work become this rank's saved record. (The stop
+  // flag's reason is the same on every rank, so all ranks save or none does.)
+  template <class Search>
+  void settle(Search& s, typename Search::Result& share, typename Search::Result&& continued) const {
+    addShare<typename Search::T::Better>(share, std::move(continued));
+    if (!cp_ || !cp_->keep || s.stopFlag().reason() != StopReason::Interrupted) return;
+    SavedWork<typename Search::Result, typename Search::TaskT> w{share, s.takeUnexplored()};
+    cp_->savedTasks = w.tasks.size();
+    cp_->saved = encodeSaved(w);
+  }
+
+  template <class Search, class Begin>
+  typename Search::Result spanning(Search& s, Begin& begin, bool resume, typename Search::Result&& continued) const {
     using T = typename Search::T;
     using Result = typename Search::Result;
     int rank = 0;
@@ -114,7 +158,8 @@ class Launch {
     auto& rt = s.runtime();
     rt.hold();  // the arena stays up while this rank has no work, until global termination
 
-    SearchWork<Search> work(s, rank == 0);
+    const bool seeds = resume || rank == 0;  // a resumed search starts on every rank
+    SearchWork<Search> work(s, seeds);
     comm::SessionConfig cfg = cfg_;
     cfg.sense = boundSense<typename T::Better>();
     comm::Session session(cfg, rt.workers(), work);  // collective
@@ -138,8 +183,8 @@ class Launch {
     });
     try {
       rt.runAndWait([&] {
-        if (rank == 0) {
-          s.runSeed(seed);  // a throwing seed fails the search like a throwing task
+        if (seeds) {
+          s.runSeed(begin);  // a throwing seed fails the search like a throwing task
           work.seedDone();
           session.wake();
         }
@@ -154,6 +199,7 @@ class Launch {
 
     const auto error = s.error();
     RankShare<Result> mine{s.collect(seconds), s.reports(), error ? modelThrew(error) : std::string()};
+    if (!error) settle(s, mine.result, std::move(continued));
     std::vector<std::byte> bytes;
     {
       comm::wire::Writer w(bytes);
@@ -187,9 +233,9 @@ class Launch {
     return total;
   }
 
- private:
   comm::SessionConfig cfg_;
   Report* report_;
+  Checkpointing* cp_;
   int size_ = 1;
 };
 

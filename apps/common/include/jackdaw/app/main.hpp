@@ -49,6 +49,9 @@ struct AppContext {
   LiveNodes live;                   // nodes of the running search, for --progress
   std::vector<std::string> argv;    // the exact command line (for --stats)
   const comm::PolicyRegistry* policies = nullptr;  // what --policy can name (set by runMain)
+  nlohmann::json identity;          // the search this command line asks for (checkpoints must match)
+  nlohmann::json checkpoint;        // rank 0: the checkpoint written or resumed (for --stats)
+  std::string checkpointNote;       // rank 0: a line for stdout after the result
 };
 
 // True on the rank that prints the result and writes --stats (rank 0).

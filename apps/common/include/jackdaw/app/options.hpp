@@ -33,6 +33,9 @@ struct CommonOptions {
   std::string slowRanks;               // --slow-ranks 1,3: ranks made slower (contention experiments)
   double slowdown = 3.0;               // --slowdown F: a slow rank's task takes F times as long
   double watchdogSeconds = comm::CommOptions{}.watchdogSeconds;  // --watchdog S (0: off)
+  std::string checkpointDir;           // --checkpoint DIR: an interrupted search saves its work here
+  double checkpointEvery = 0.0;        // --checkpoint-every S: also save every S seconds (0: never)
+  std::string resumeDir;               // --resume DIR: continue the search saved there
   unsigned testCommDelayUs = 0;        // TEST ONLY: random sleeps in the comm thread
   int testFailRank = -1;               // TEST ONLY: this rank fails as if it could not read its input
 };

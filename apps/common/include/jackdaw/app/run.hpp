@@ -5,12 +5,20 @@
 // session (--policy and its constants, --seed) come from ctx.opts; per-worker statistics are
 // added to ctx.workers and the per-rank report to ctx.distributed for --stats; --progress lines
 // are logged while it runs.
+//
+// --checkpoint DIR saves the work an interruption cuts short (and, with --checkpoint-every S, the
+// search pauses every S seconds to save it, then goes on); --resume DIR continues a saved search
+// on any number of ranks. See checkpoint.hpp for the folder.
 #pragma once
 
+#include <atomic>
 #include <memory>
+#include <optional>
+#include <thread>
 #include <stdexcept>
 #include <vector>
 
+#include "jackdaw/app/checkpoint.hpp"
 #include "jackdaw/app/main.hpp"
 #include "jackdaw/app/progress.hpp"
 #include "jackdaw/app/report.hpp"
@@ -41,6 +49,33 @@ comm::SessionConfig sessionConfig(const AppContext& ctx);
 // This rank's slow-down observer if --slow-ranks lists it, else null.
 std::unique_ptr<SlowRank> slowRankFor(const AppContext& ctx);
 
+// Checkpoint and resume around the searches of one runSearch call (non-template parts).
+class CheckpointLegs {
+ public:
+  // Set-up: reads and checks --resume DIR (this rank's records), prepares --checkpoint DIR.
+  explicit CheckpointLegs(AppContext& ctx);
+  bool active() const { return cp_.keep || cp_.resume; }
+  distributed::Checkpointing* checkpointing() { return active() ? &cp_ : nullptr; }
+  // The stop flag of the next leg: with --checkpoint-every a leg ends at the timer as if
+  // interrupted; signals reach it from ctx.stop either way.
+  StopFlag& legStop() { return every_ ? *leg_ : ctx_.stop; }
+  void startLeg();
+  // After a leg: writes the checkpoint it saved (collective) and says whether another leg follows
+  // (the timer stopped it and no rank got a signal).
+  bool finishLeg(const SearchStats& soFar, double legSeconds);
+  double seconds() const { return seconds_; }  // every leg of this process
+
+ private:
+  AppContext& ctx_;
+  distributed::Checkpointing cp_;
+  nlohmann::json previous_;  // the manifest resumed from, if any
+  bool every_ = false;
+  std::optional<StopFlag> leg_;
+  std::thread timer_;
+  double seconds_ = 0;
+  std::atomic<bool> legOver_{false};
+};
+
 template <SearchModel M, SearchKind K>
 SearchResult<M, K> runSearch(AppContext& ctx, const typename M::Space& space, typename M::Node root,
                              const typename SearchTypes<M, K>::Params& params) {
@@ -48,6 +83,12 @@ SearchResult<M, K> runSearch(AppContext& ctx, const typename M::Space& space, ty
   if (ctx.size > 1 && !skeletons::isParallel(o.skeleton))
     throw InputError("--skeleton " + o.skeleton + " runs on one rank; with " + std::to_string(ctx.size) +
                      " ranks choose a parallel skeleton");
+  CheckpointLegs legs(ctx);
+  if (legs.active() && !legs.checkpointing()->from.empty()) {
+    // A record this build cannot read is bad input, found here, before any rank starts searching.
+    using Saved = SearchResult<M, K>;
+    for (const auto& b : legs.checkpointing()->from) (void)distributed::decodeSaved<Saved, detail::Task<typename M::Node>>(b);
+  }
   checkSetupAcrossRanks(ctx);
   ProgressLog progress(ctx);
   std::vector<WorkerReport> reports;
@@ -55,13 +96,20 @@ SearchResult<M, K> runSearch(AppContext& ctx, const typename M::Space& space, ty
   std::vector<SearchObserver*> observers;
   if (slow) observers.push_back(slow.get());
   const skeletons::Settings settings = skeletonSettings(ctx, &reports, observers);
-  // One launch for every layout: on one rank it runs the search here, on several it spans them.
-  distributed::Report report;
-  const distributed::Launch launch(sessionConfig(ctx), &report);
-  auto r = skeletons::run<M, K>(o.skeleton, space, std::move(root), params, ctx.stop, settings, launch);
-  if (!reports.empty()) addWorkerReports(ctx, reports);
-  if (ctx.size > 1 && ctx.rank == 0) ctx.distributed = distributedJson(report, ctx.size);
-  return r;
+  for (;;) {
+    // One launch for every layout: on one rank it runs the search here, on several it spans them.
+    distributed::Report report;
+    const distributed::Launch launch(sessionConfig(ctx), &report, legs.checkpointing());
+    legs.startLeg();
+    auto r = skeletons::run<M, K>(o.skeleton, space, root, params, legs.legStop(), settings, launch);
+    if (!reports.empty()) addWorkerReports(ctx, reports);
+    if (ctx.size > 1 && ctx.rank == 0) ctx.distributed = distributedJson(report, ctx.size);
+    if (!legs.finishLeg(r.stats, r.seconds)) {
+      r.seconds = legs.seconds();
+      return r;
+    }
+    reports.clear();
+  }
 }
 
 }  // namespace jackdaw::app

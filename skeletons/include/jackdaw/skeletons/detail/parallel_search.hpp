@@ -20,6 +20,8 @@
 //   pool().size(), runtime().idleWorkers(), runtime().runningTasks(), runtime().meanWorkRate()
 //   observe(SearchObserver*)                 events: pool ran dry, stop, better incumbent, …
 //   runtime().hold() before run(), runtime().release() when it decides the search is over.
+//   keepUnexplored() before run(), takeUnexplored() after it: the work an interruption cut short
+//   (for a checkpoint), and pushAll(tasks) as the seed to continue it.
 #pragma once
 
 #include <algorithm>
@@ -63,6 +65,7 @@ class ParallelSearch {
     Slot(const typename T::Space& s, const typename T::Params& p, typename T::IncumbentT* inc, StopFlag& stop)
         : rules(s, p, inc, stop) {}
     NodeRules<M, K> rules;
+    std::vector<std::pair<Node, int>> kept;  // unexplored work, when keepUnexplored() is on
   };
   // Runs one task on the calling worker's slot.
   using Body = std::function<void(Slot&, TaskT&&)>;
@@ -167,6 +170,22 @@ class ParallelSearch {
   std::exception_ptr error() const {
     std::lock_guard lock(errorMutex_);
     return error_;
+  }
+
+  // Before run(): a stop then keeps the work it cuts short instead of dropping it. Every queued
+  // task still passes through a worker after the stop (and is kept there whole), every worker's
+  // open stack is kept as tasks, so after run() takeUnexplored() holds everything not yet visited.
+  void keepUnexplored() {
+    for (auto& s : slots_) s->rules.unexplored = &s->kept;
+  }
+  // After run(): the kept work as tasks (each runs as a subtree root that was never visited).
+  std::vector<TaskT> takeUnexplored() {
+    std::vector<TaskT> out;
+    for (auto& s : slots_) {
+      for (auto& [node, depth] : s->kept) out.push_back({std::move(node), depth, 0});
+      s->kept.clear();
+    }
+    return out;
   }
 
   std::vector<const SearchStats*> workerStats() const {

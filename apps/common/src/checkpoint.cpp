@@ -1,0 +1,300 @@
+#include "jackdaw/app/checkpoint.hpp"
+
+#include <fcntl.h>
+#include <openssl/evp.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <sstream>
+
+#include "jackdaw/comm/failure.hpp"
+#include "jackdaw/comm/gather.hpp"
+#include "jackdaw/core/errors.hpp"
+
+#ifndef JACKDAW_VERSION
+#define JACKDAW_VERSION "unknown"
+#endif
+
+namespace jackdaw::app {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kFormat = "jackdaw-checkpoint";
+
+std::string setName(std::uint64_t seq) {
+  char b[32];
+  std::snprintf(b, sizeof b, "set-%06llu", static_cast<unsigned long long>(seq));
+  return b;
+}
+std::string rankFileName(int rank) {
+  char b[32];
+  std::snprintf(b, sizeof b, "rank-%05d.bin", rank);
+  return b;
+}
+
+std::optional<std::vector<std::byte>> readWhole(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) return std::nullopt;
+  std::vector<std::byte> out(chars.size());
+  std::memcpy(out.data(), chars.data(), chars.size());
+  return out;
+}
+
+// Writes the whole file and fsyncs it; an error message, or nullopt.
+std::optional<std::string> writeDurably(const fs::path& p, std::span<const std::byte> bytes) {
+  const int fd = ::open(p.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return "cannot create '" + p.string() + "': " + std::strerror(errno);
+  const auto* at = reinterpret_cast<const char*>(bytes.data());
+  std::size_t left = bytes.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd, at, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const std::string why = std::strerror(errno);
+      ::close(fd);
+      return "cannot write '" + p.string() + "': " + why;
+    }
+    at += n;
+    left -= static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0) return "cannot flush '" + p.string() + "' to disk: " + std::strerror(errno);
+  return std::nullopt;
+}
+
+// A directory's entries (a new file, a renamed link) reach the disk only when it is fsync'd too.
+std::optional<std::string> syncDir(const fs::path& d) {
+  const int fd = ::open(d.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return "cannot open folder '" + d.string() + "': " + std::strerror(errno);
+  const bool ok = ::fsync(fd) == 0;
+  ::close(fd);
+  if (!ok) return "cannot flush folder '" + d.string() + "' to disk";
+  return std::nullopt;
+}
+
+// The sequence number of the set DIR/current names, or 0 without one.
+std::uint64_t currentSequence(const fs::path& dir) {
+  std::error_code ec;
+  const fs::path target = fs::read_symlink(dir / "current", ec);
+  if (ec) return 0;
+  const std::string name = target.filename().string();
+  if (name.rfind("set-", 0) != 0) return 0;
+  try {
+    return std::stoull(name.substr(4));
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
+std::string isoNow() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  char b[32];
+  std::strftime(b, sizeof b, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return b;
+}
+
+// "option -g: 41 here, 40 in the checkpoint" for the first difference between two identities.
+std::string difference(const nlohmann::json& here, const nlohmann::json& there) {
+  if (here.value("app", "") != there.value("app", ""))
+    return "it was written by '" + there.value("app", "?") + "', this is '" + here.value("app", "?") + "'";
+  const auto& ho = here.at("options");
+  const nlohmann::json to = there.value("options", nlohmann::json::object());
+  for (const auto& [k, v] : ho.items()) {
+    if (!to.contains(k)) return "option " + k + " is not in the checkpoint";
+    if (to.at(k) != v) return "option " + k + " is " + v.dump() + " here, " + to.at(k).dump() + " in the checkpoint";
+  }
+  for (const auto& [k, v] : to.items())
+    if (!ho.contains(k)) return "the checkpoint has option " + k + ", this app does not";
+  const auto& hf = here.at("files");
+  const nlohmann::json tf = there.value("files", nlohmann::json::object());
+  for (const auto& [k, v] : hf.items())
+    if (!tf.contains(k) || tf.at(k) != v)
+      return "the file of option " + k + " has other contents (SHA-1 " + v.get<std::string>() + " here, " +
+             (tf.contains(k) ? tf.at(k).dump() : std::string("none")) + " in the checkpoint)";
+  return "the identity differs";
+}
+
+}  // namespace
+
+std::string sha1Hex(std::span<const std::byte> bytes) {
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  if (EVP_Digest(bytes.data(), bytes.size(), md, &len, EVP_sha1(), nullptr) != 1)
+    throw std::runtime_error("SHA-1 failed (OpenSSL)");
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (unsigned int i = 0; i < len; ++i) {
+    out += hex[md[i] >> 4];
+    out += hex[md[i] & 15];
+  }
+  return out;
+}
+
+nlohmann::json searchIdentity(const std::string& app, const std::vector<std::pair<std::string, std::string>>& appOptions) {
+  nlohmann::json id = {{"app", app}, {"options", nlohmann::json::object()}, {"files", nlohmann::json::object()}};
+  for (const auto& [name, value] : appOptions) {
+    id["options"][name] = value;
+    std::error_code ec;
+    if (!value.empty() && fs::is_regular_file(value, ec)) {
+      const auto bytes = readWhole(value);
+      if (!bytes) throw InputError("cannot read '" + value + "' (option " + name + ")");
+      id["files"][name] = sha1Hex(*bytes);
+    }
+  }
+  return id;
+}
+
+void prepareCheckpointDir(const std::string& dir) {
+  std::error_code ec;
+  const fs::path d(dir);
+  if (fs::exists(d, ec) && !fs::is_directory(d, ec))
+    throw InputError("--checkpoint '" + dir + "' is not a folder");
+  fs::create_directories(d, ec);
+  if (ec) throw InputError("--checkpoint: cannot create folder '" + dir + "': " + ec.message());
+  if (::access(d.c_str(), W_OK | X_OK) != 0) throw InputError("--checkpoint: folder '" + dir + "' is not writable");
+}
+
+LoadedCheckpoint readCheckpoint(const std::string& dir, const nlohmann::json& identity, int rank, int size) {
+  const fs::path d(dir);
+  std::error_code ec;
+  if (!fs::is_directory(d, ec)) throw InputError("--resume: no checkpoint folder '" + dir + "'");
+  const fs::path link = d / "current";
+  if (!fs::is_symlink(link, ec))
+    throw InputError("--resume: '" + dir + "' holds no checkpoint ('" + link.string() + "' is missing)");
+  const fs::path target = fs::read_symlink(link, ec);
+  const fs::path set = d / target.filename();
+  if (ec || target.has_parent_path() || !fs::is_directory(set, ec))
+    throw InputError("--resume: '" + link.string() + "' does not name a checkpoint set in '" + dir + "'");
+  const fs::path mpath = set / "manifest.json";
+  const std::string where = mpath.string();
+  if (!fs::is_regular_file(mpath, ec)) throw InputError(where + ": missing (an incomplete checkpoint set)");
+  const auto mbytes = readWhole(mpath);
+  if (!mbytes) throw InputError(where + ": cannot be read");
+  LoadedCheckpoint out;
+  try {
+    out.manifest = nlohmann::json::parse(reinterpret_cast<const char*>(mbytes->data()),
+                                         reinterpret_cast<const char*>(mbytes->data()) + mbytes->size());
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(where + ": not a valid manifest (" + std::string(e.what()) + ")");
+  }
+  const nlohmann::json& m = out.manifest;
+  auto field = [&](const char* key) -> const nlohmann::json& {
+    if (!m.is_object() || !m.contains(key)) throw InputError(where + ": field '" + std::string(key) + "' is missing");
+    return m.at(key);
+  };
+  if (field("format") != kFormat) throw InputError(where + ": field 'format' is not \"" + std::string(kFormat) + "\"");
+  const auto& version = field("format_version");
+  if (!version.is_number_integer() || version.get<long long>() != kCheckpointFormat)
+    throw InputError(where + ": field 'format_version' is " + version.dump() + ", this build reads " +
+                     std::to_string(kCheckpointFormat));
+  const auto& id = field("identity");
+  if (!id.is_object() || !id.contains("options") || !id.contains("files") || !id["options"].is_object() ||
+      !id["files"].is_object())
+    throw InputError(where + ": field 'identity' is malformed");
+  if (id != identity) throw InputError("--resume: the checkpoint in '" + dir + "' is for another search: " + difference(identity, id));
+  const auto& files = field("files");
+  const auto& ranks = field("ranks");
+  if (!ranks.is_number_unsigned() || !files.is_array() || files.size() != ranks.get<std::uint64_t>() || files.empty())
+    throw InputError(where + ": fields 'ranks' and 'files' disagree");
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const auto& f = files[i];
+    const std::string at = where + ": files[" + std::to_string(i) + "]";
+    if (!f.is_object() || !f.contains("name") || !f.contains("bytes") || !f.contains("sha1") || !f["bytes"].is_number_unsigned() ||
+        !f["sha1"].is_string())
+      throw InputError(at + " is malformed (needs name, bytes, sha1)");
+    if (f["name"] != rankFileName(static_cast<int>(i))) throw InputError(at + ": field 'name' should be " + rankFileName(static_cast<int>(i)));
+    if (static_cast<int>(i % static_cast<std::size_t>(size)) != rank) continue;
+    const fs::path p = set / rankFileName(static_cast<int>(i));
+    if (!fs::is_regular_file(p, ec)) throw InputError(p.string() + ": missing (an incomplete checkpoint set)");
+    auto bytes = readWhole(p);
+    if (!bytes) throw InputError(p.string() + ": cannot be read");
+    const auto want = f["bytes"].get<std::uint64_t>();
+    if (bytes->size() != want)
+      throw InputError(p.string() + ": " + std::to_string(bytes->size()) + " bytes, the manifest says " + std::to_string(want) +
+                       " (truncated or altered)");
+    if (sha1Hex(*bytes) != f["sha1"].get<std::string>()) throw InputError(p.string() + ": contents altered (SHA-1 differs from the manifest)");
+    out.records.push_back(std::move(*bytes));
+  }
+  return out;
+}
+
+nlohmann::json writeCheckpoint(const AppContext& ctx, const std::string& dir, std::span<const std::byte> mine,
+                               const LegSummary& leg, const nlohmann::json& previous) {
+  const fs::path d(dir);
+  // 1. Rank 0 makes the new set's folder (removing the remains of a write that crashed).
+  std::uint64_t seq = 0;
+  std::optional<std::string> error;
+  if (ctx.rank == 0) {
+    seq = currentSequence(d) + 1;
+    std::error_code ec;
+    fs::remove_all(d / setName(seq), ec);
+    if (!fs::create_directory(d / setName(seq), ec))
+      error = "checkpoint: cannot create '" + (d / setName(seq)).string() + "': " + ec.message();
+  }
+  if (!comm::collectiveCheck(ctx.world, error)) throw FailedElsewhere();
+  MPI_Bcast(&seq, 1, MPI_UINT64_T, 0, ctx.world);
+  const fs::path set = d / setName(seq);
+
+  // 2. Every rank writes its record, durably; rank 0 gathers the sizes and checksums.
+  error = writeDurably(set / rankFileName(ctx.rank), mine);
+  if (!comm::collectiveCheck(ctx.world, error)) throw FailedElsewhere();
+  nlohmann::json entry = {{"name", rankFileName(ctx.rank)},
+                          {"bytes", static_cast<std::uint64_t>(mine.size())},
+                          {"sha1", sha1Hex(mine)},
+                          {"tasks", leg.tasks}};
+  const std::string text = entry.dump();
+  const auto blobs = comm::gatherBlobs(ctx.world, std::as_bytes(std::span(text.data(), text.size())));
+
+  // 3. Rank 0 writes the manifest, then swaps the set in and removes the one it replaces.
+  nlohmann::json manifest;
+  if (ctx.rank == 0) {
+    nlohmann::json files = nlohmann::json::array();
+    std::uint64_t tasks = 0;
+    for (const auto& b : blobs) {
+      files.push_back(nlohmann::json::parse(reinterpret_cast<const char*>(b.data()), reinterpret_cast<const char*>(b.data()) + b.size()));
+      tasks += files.back()["tasks"].get<std::uint64_t>();
+    }
+    nlohmann::json legs = previous.is_object() ? previous.value("legs", nlohmann::json::array()) : nlohmann::json::array();
+    legs.push_back({{"skeleton", leg.skeleton}, {"ranks", leg.ranks}, {"threads", leg.threads}, {"seconds", leg.seconds},
+                    {"written", isoNow()}, {"job", std::getenv("SLURM_JOB_ID") ? std::getenv("SLURM_JOB_ID") : ""}});
+    manifest = {{"format", kFormat},
+                {"format_version", kCheckpointFormat},
+                {"jackdaw_version", JACKDAW_VERSION},
+                {"identity", ctx.identity},
+                {"sequence", seq},
+                {"written", isoNow()},
+                {"command", ctx.argv},
+                {"ranks", ctx.size},
+                {"nodes_so_far", leg.nodesSoFar},
+                {"tasks", tasks},
+                {"legs", legs},
+                {"files", files}};
+    const std::string mtext = manifest.dump(2) + "\n";
+    error = writeDurably(set / "manifest.json", std::as_bytes(std::span(mtext.data(), mtext.size())));
+    if (!error) error = syncDir(set);
+    if (!error) {
+      std::error_code ec;
+      const fs::path old = fs::read_symlink(d / "current", ec);
+      fs::remove(d / "current.new", ec);
+      fs::create_directory_symlink(setName(seq), d / "current.new", ec);
+      if (!ec) fs::rename(d / "current.new", d / "current", ec);
+      if (ec) error = "checkpoint: cannot point '" + (d / "current").string() + "' at the new set: " + ec.message();
+      if (!error) error = syncDir(d);
+      if (!error && !old.empty() && old.filename() != setName(seq)) fs::remove_all(d / old.filename(), ec);
+    }
+  }
+  if (!comm::collectiveCheck(ctx.world, error)) throw FailedElsewhere();
+  return manifest;
+}
+
+}  // namespace jackdaw::app
