@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end test on a real (private, one-host) Slurm: brings up munged/slurmctld/slurmd, submits
-# the single-search script, a small policy campaign and a job that hits its time-limit signal,
-# checks answers and outputs, and stops every daemon it started (also on failure).
+# the single-search script, a small policy campaign, a job that hits its time-limit signal and a
+# job that checkpoints at it and is requeued until it ends; checks answers and outputs, and stops
+# every daemon it started (also on failure).
 #   test_slurm.sh SOURCE_DIR BUILD_DIR WORK_DIR
 set -euo pipefail
 src=$(cd "$1" && pwd); build=$(cd "$2" && pwd); work="$3"
@@ -17,8 +18,8 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 submit() { sbatch --parsable --chdir="$work" "$@"; }
 # Wait for a job to end (polling scontrol, as sbatch --wait polls slowly); print "STATE EXITCODE".
 wait_job() {
-  local id="$1" line state
-  for _ in $(seq 600); do
+  local id="$1" polls="${2:-600}" line state
+  for _ in $(seq "$polls"); do
     line=$(scontrol -o show job "$id" 2>/dev/null || true)
     state=$(grep -o 'JobState=[A-Z_]*' <<<"$line" | cut -d= -f2)
     case "$state" in COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY|PREEMPTED)
@@ -73,4 +74,39 @@ out=$(results_of "$id" graceful)
 grep -qi "partial" "$out/stdout" || fail "graceful job: stdout not marked partial: $(cat "$out/stdout")"
 grep -q '"complete": false' "$out/stats.json" || fail "graceful job: stats not marked incomplete"
 echo "ok: graceful job $id stopped at its signal, partial result written"
+
+# 5. Longer than its time limit: UTS T1XL (1,635,119,272 nodes, UTS 2.1 sample_trees.sh), about a
+#    minute of work for 2 one-worker ranks under a 1-minute limit with USR1 30 s before it. At each
+#    signal the search checkpoints and the script requeues the job; the next leg resumes; the last
+#    leg prints the whole answer.
+ck="$work/ck-long"
+id=$(CHECKPOINT="$ck" APP=uts ARGS="--tree T1XL --skeleton budget" \
+     submit --job-name=long --time=1 --signal=B:USR1@30 --ntasks-per-node=2 --cpus-per-task=1 \
+     "$src/slurm/jackdaw-search.sbatch")
+# Slurm keeps a requeued job pending for about two minutes (its eligible time is set ahead); this
+# test releases it at once (scontrol update StartTime=now), as an impatient user may, so a leg
+# costs one minute here, not three.
+( for _ in $(seq 1200); do
+    line=$(scontrol -o show job "$id" 2>/dev/null || true)
+    grep -q "JobState=PENDING" <<<"$line" && grep -q "Reason=BeginTime" <<<"$line" &&
+      scontrol update JobId="$id" StartTime=now 2>/dev/null
+    grep -qE "JobState=(COMPLETED|FAILED|CANCELLED|TIMEOUT)" <<<"$line" && exit 0
+    sleep 1
+  done ) &
+releaser=$!
+read -r state code < <(wait_job "$id" 2400)
+kill "$releaser" 2>/dev/null || true
+out=$(results_of "$id" long)
+log="$work/jackdaw-long-$id.log"
+[ "$state" = COMPLETED ] || { cat "$log" >&2 || true; fail "requeued job $id: $state $code"; }
+legs=$(ls -d "$out"/leg-* 2>/dev/null | wc -l)
+[ "$legs" -ge 2 ] || { cat "$log" >&2; fail "requeued job $id ran $legs leg(s); the time limit never cut it"; }
+for ((l = 0; l < legs - 1; l++)); do
+  grep -q "^CHECKPOINT:" "$out/leg-$l/stdout" || fail "leg $l of job $id ended without a checkpoint: $(cat "$out/leg-$l/stdout")"
+  grep -q '"complete": false' "$out/leg-$l/stats.json" || fail "leg $l of job $id is not marked partial"
+done
+grep -q "^Total nodes: 1635119272$" "$out/stdout" || fail "requeued job $id: wrong or missing final answer: $(cat "$out/stdout" 2>&1)"
+grep -q "^Leaves: 1308100063$" "$out/stdout" || fail "requeued job $id: wrong leaf count"
+grep -q "requeueing job $id" "$log" || fail "requeued job $id: the log does not show the requeue"
+echo "ok: job $id cut by its time limit, requeued and resumed over $legs legs; full answer in $out/stdout"
 echo "slurm: all checks passed"

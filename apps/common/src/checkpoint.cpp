@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <algorithm>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
@@ -185,7 +186,19 @@ LoadedCheckpoint readCheckpoint(const std::string& dir, const nlohmann::json& id
     out.manifest = nlohmann::json::parse(reinterpret_cast<const char*>(mbytes->data()),
                                          reinterpret_cast<const char*>(mbytes->data()) + mbytes->size());
   } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(where + ": not a valid manifest (" + std::string(e.what()) + ")");
+    // Where, as line and column (the parser's own text may quote the file's raw bytes).
+    const std::size_t at = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, mbytes->size());
+    std::size_t line = 1, column = 1;
+    for (std::size_t i = 0; i < at; ++i) {
+      if ((*mbytes)[i] == std::byte{'\n'}) {
+        ++line;
+        column = 1;
+      } else {
+        ++column;
+      }
+    }
+    throw InputError(where + ": line " + std::to_string(line) + ", column " + std::to_string(column) +
+                     ": not valid JSON (a damaged manifest)");
   }
   const nlohmann::json& m = out.manifest;
   auto field = [&](const char* key) -> const nlohmann::json& {

@@ -99,14 +99,17 @@ bool CheckpointLegs::finishLeg(const SearchStats& soFar, double legSeconds) {
   }
   const auto& o = ctx_.opts;
   const LegSummary leg{o.skeleton, ctx_.size, o.threads, legSeconds, soFar.nodes, cp_.savedTasks};
+  const auto t0 = std::chrono::steady_clock::now();
   nlohmann::json manifest = writeCheckpoint(ctx_, o.checkpointDir, *cp_.saved, leg, previous_);
+  const double writeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   int signalled = ctx_.stop.requested() ? 1 : 0, any = 0;
   MPI_Allreduce(&signalled, &any, 1, MPI_INT, MPI_MAX, ctx_.world);
   if (ctx_.rank == 0) {
-    ctx_.checkpoint["written"] = {{"dir", o.checkpointDir},
-                                  {"sequence", manifest["sequence"]},
-                                  {"tasks", manifest["tasks"]},
-                                  {"nodes_so_far", soFar.nodes}};
+    nlohmann::json bytes = nlohmann::json::array();
+    for (const auto& f : manifest["files"]) bytes.push_back(f["bytes"]);
+    ctx_.checkpoint["written"] = {{"dir", o.checkpointDir},         {"sequence", manifest["sequence"]},
+                                  {"tasks", manifest["tasks"]},      {"nodes_so_far", soFar.nodes},
+                                  {"bytes_per_rank", bytes},         {"write_seconds", writeSeconds}};
     ctx_.checkpointNote = "CHECKPOINT: saved in " + o.checkpointDir + " (set " + manifest["sequence"].dump() + ", " +
                           manifest["tasks"].dump() + " tasks left); continue with --resume " + o.checkpointDir;
     ctx_.log->info("checkpoint {} written to {} ({} tasks left)", manifest["sequence"].dump(), o.checkpointDir,

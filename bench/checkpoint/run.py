@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""What a checkpoint costs: for each workload, alternate an uninterrupted run (A) with a run that
+is interrupted halfway under --checkpoint and then resumed (B), A B A B ...; report the time from
+the signal to the exit, the checkpoint's write time and size per rank, and B's total time (both
+legs, process start to exit) over A's, as medians with their spread. Node counts are reported
+beside the times (B visits the same tree: its nodes must equal A's).
+
+  bench/checkpoint/run.py BUILD_DIR [--reps 3] [--ranks 2]
+"""
+import argparse
+import json
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import tempfile
+import time
+
+WORKLOADS = {
+    "ns genus 40, budget": ("ns", ["-g", "40", "--skeleton", "budget"]),
+    "maxclique brock400_4, depth_bounded": ("maxclique", ["instances/dimacs/brock400_4.clq", "--skeleton", "depth_bounded"]),
+}
+
+
+def cmd(build, app, args, ranks, extra):
+    c = [os.path.join(build, "apps", app, app)] + args + ["--threads", "1"] + extra
+    return ["mpirun", "--oversubscribe", "--allow-run-as-root", "--bind-to", "none", "-n", str(ranks)] + c
+
+
+def run(c, signal_after=None):
+    t0 = time.monotonic()
+    p = subprocess.Popen(c, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    ts = None
+    if signal_after is not None:
+        try:
+            p.wait(timeout=signal_after)
+        except subprocess.TimeoutExpired:
+            ts = time.monotonic()
+            p.send_signal(signal.SIGUSR1)
+    out, err = p.communicate()
+    t1 = time.monotonic()
+    return p.returncode, t1 - t0, (t1 - ts if ts else None), out, err
+
+
+def med(xs):
+    return f"{statistics.median(xs):.3f} ({min(xs):.3f}–{max(xs):.3f})"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("build")
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--ranks", type=int, default=2)
+    a = ap.parse_args()
+    work = tempfile.mkdtemp(prefix="jackdaw-ckbench-")
+    print(f"{a.ranks} ranks x 1 worker, {a.reps} A/B pairs each, alternating A B A B ...\n")
+    print("| workload | A: uninterrupted s | B: interrupted + resumed s | B/A | signal → exit s | write s | bytes per rank | tasks saved | nodes A = B |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name, (app, args) in WORKLOADS.items():
+        A, B, ratio, stop, write, sizes, tasks, same = [], [], [], [], [], [], [], True
+        for rep in range(a.reps):
+            sa = os.path.join(work, "a.json")
+            rc, ta, _, out, err = run(cmd(a.build, app, args, a.ranks, ["--stats", sa]))
+            assert rc == 0, (rc, err)
+            nodes_a = json.load(open(sa))["stats"]["nodes"]
+            A.append(ta)
+            ck = os.path.join(work, "ck")
+            shutil.rmtree(ck, ignore_errors=True)
+            s1, s2 = os.path.join(work, "b1.json"), os.path.join(work, "b2.json")
+            rc, t1, t_stop, out, err = run(cmd(a.build, app, args, a.ranks, ["--checkpoint", ck, "--stats", s1]), ta / 2)
+            assert rc == 3, (rc, out, err)
+            w = json.load(open(s1))["checkpoint"]["written"]
+            rc, t2, _, out, err = run(cmd(a.build, app, args, a.ranks, ["--resume", ck, "--stats", s2]))
+            assert rc == 0, (rc, out, err)
+            nodes_b = json.load(open(s2))["stats"]["nodes"]
+            same &= nodes_a == nodes_b
+            B.append(t1 + t2)
+            ratio.append((t1 + t2) / ta)
+            stop.append(t_stop)
+            write.append(w["write_seconds"])
+            sizes += w["bytes_per_rank"]
+            tasks.append(w["tasks"])
+        print(f"| {name} | {med(A)} | {med(B)} | {med(ratio)} | {med(stop)} | {med(write)} | "
+              f"{min(sizes)}–{max(sizes)} | {min(tasks)}–{max(tasks)} | {'yes' if same else 'NO'} |", flush=True)
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
