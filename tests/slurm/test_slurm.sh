@@ -83,14 +83,18 @@ ck="$work/ck-long"
 id=$(CHECKPOINT="$ck" APP=uts ARGS="--tree T1XL --skeleton budget" \
      submit --job-name=long --time=1 --signal=B:USR1@30 --ntasks-per-node=2 --cpus-per-task=1 \
      "$src/slurm/jackdaw-search.sbatch")
-# Slurm keeps a requeued job pending for about two minutes (its eligible time is set ahead); this
-# test releases it at once (scontrol update StartTime=now), as an impatient user may, so a leg
-# costs one minute here, not three.
-( for _ in $(seq 1200); do
+# Slurm keeps a requeued job pending for about two minutes (its eligible time is set ahead). Once
+# the node is idle again (the last leg's processes are gone) and the job has waited 10 s, this
+# test releases it (scontrol update StartTime=now), as an impatient user may, so a leg costs well
+# under a minute here. Releasing at once races Slurm's clean-up of the last leg.
+( waited=0
+  for _ in $(seq 1200); do
     line=$(scontrol -o show job "$id" 2>/dev/null || true)
-    grep -q "JobState=PENDING" <<<"$line" && grep -q "Reason=BeginTime" <<<"$line" &&
-      scontrol update JobId="$id" StartTime=now 2>/dev/null
     grep -qE "JobState=(COMPLETED|FAILED|CANCELLED|TIMEOUT)" <<<"$line" && exit 0
+    if grep -q "JobState=PENDING" <<<"$line" && grep -q "Reason=BeginTime" <<<"$line"; then
+      waited=$((waited + 1))
+      [ "$waited" -ge 10 ] && [ "$(sinfo -h -o %T)" = idle ] && scontrol update JobId="$id" StartTime=now 2>/dev/null && waited=0
+    fi
     sleep 1
   done ) &
 releaser=$!

@@ -289,6 +289,7 @@ nlohmann::json writeCheckpoint(const AppContext& ctx, const std::string& dir, st
                 {"command", ctx.argv},
                 {"ranks", ctx.size},
                 {"nodes_so_far", leg.nodesSoFar},
+                {"seconds_so_far", leg.secondsSoFar},
                 {"tasks", tasks},
                 {"legs", legs},
                 {"files", files}};

@@ -59,6 +59,8 @@ CheckpointLegs::CheckpointLegs(AppContext& ctx) : ctx_(ctx) {
     cp_.resume = true;
     cp_.from = std::move(loaded.records);
     previous_ = std::move(loaded.manifest);
+    const auto& before = previous_["seconds_so_far"];
+    before_ = before.is_number() ? before.get<double>() : 0.0;
     if (ctx.rank == 0)
       ctx.checkpoint["resumed_from"] = {{"dir", o.resumeDir},
                                         {"sequence", previous_.value("sequence", 0)},
@@ -92,13 +94,14 @@ bool CheckpointLegs::finishLeg(const SearchStats& soFar, double legSeconds) {
     timer_.join();
   }
   seconds_ += legSeconds;
+  if (ctx_.rank == 0 && active()) ctx_.checkpoint["seconds_this_run"] = seconds_;
   // Every rank saved or none did: the stop reason they decide on is the same everywhere.
   if (!cp_.saved) {
     ctx_.checkpointNote.clear();  // the search ended: nothing left to continue
     return false;
   }
   const auto& o = ctx_.opts;
-  const LegSummary leg{o.skeleton, ctx_.size, o.threads, legSeconds, soFar.nodes, cp_.savedTasks};
+  const LegSummary leg{o.skeleton, ctx_.size, o.threads, legSeconds, seconds(), soFar.nodes, cp_.savedTasks};
   const auto t0 = std::chrono::steady_clock::now();
   nlohmann::json manifest = writeCheckpoint(ctx_, o.checkpointDir, *cp_.saved, leg, previous_);
   const double writeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

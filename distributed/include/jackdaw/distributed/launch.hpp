@@ -16,6 +16,10 @@
 // reaches every rank, the search terminates normally everywhere, and then rank 0 throws
 // SearchFailed("rank r: …") naming the lowest failing rank while the others throw
 // FailedElsewhere: one message, a failure on every rank, no hang and no MPI_Abort.
+//
+// With a Checkpointing, every rank continues its saved records instead of the seed (resume), and
+// an interruption leaves each rank's share and unexplored work as its saved record (keep); the
+// caller writes and reads the files (app/checkpoint.hpp).
 #pragma once
 
 #include <mpi.h>

@@ -47,7 +47,8 @@ struct LegSummary {
   std::string skeleton;
   int ranks = 1;
   int threads = 0;
-  double seconds = 0;
+  double seconds = 0;            // this leg's
+  double secondsSoFar = 0;       // every leg's
   std::uint64_t nodesSoFar = 0;  // every leg's nodes (rank 0's total)
   std::uint64_t tasks = 0;       // this rank's unexplored tasks
 };

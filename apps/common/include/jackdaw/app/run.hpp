@@ -63,7 +63,8 @@ class CheckpointLegs {
   // After a leg: writes the checkpoint it saved (collective) and says whether another leg follows
   // (the timer stopped it and no rank got a signal).
   bool finishLeg(const SearchStats& soFar, double legSeconds);
-  double seconds() const { return seconds_; }  // every leg of this process
+  // Search seconds of every leg, this process's and those before the checkpoint it resumed.
+  double seconds() const { return before_ + seconds_; }
 
  private:
   AppContext& ctx_;
@@ -72,7 +73,8 @@ class CheckpointLegs {
   bool every_ = false;
   std::optional<StopFlag> leg_;
   std::thread timer_;
-  double seconds_ = 0;
+  double seconds_ = 0;  // this process's legs
+  double before_ = 0;   // the legs before the checkpoint resumed
   std::atomic<bool> legOver_{false};
 };
 
