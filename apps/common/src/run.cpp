@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "jackdaw/comm/failure.hpp"
+#include "jackdaw/core/cpu_set.hpp"
 
 namespace jackdaw::app {
 
@@ -50,6 +51,25 @@ comm::SessionConfig sessionConfig(const AppContext& ctx) {
   c.comm.testDelayMaxUs = ctx.opts.testCommDelayUs;
   c.comm.watchdogSeconds = ctx.opts.watchdogSeconds;
   return c;
+}
+
+void noteSharedCpus(const AppContext& ctx) {
+  const int want = ctx.opts.threads;
+  const int cpus = CpuSet::current().count();
+  // The lowest rank with fewer CPUs than workers, and its CPU count (size: none).
+  int mine[2] = {want > cpus ? ctx.rank : ctx.size, want > cpus ? cpus : 0}, lowest[2] = {mine[0], mine[1]};
+  if (ctx.size > 1) MPI_Allreduce(mine, lowest, 1, MPI_2INT, MPI_MINLOC, ctx.world);
+  if (ctx.rank != 0 || lowest[0] == ctx.size || !skeletons::isParallel(ctx.opts.skeleton)) return;
+  if (ctx.size == 1) {
+    ctx.log->warn("--threads {0}: this process may run on only {1} CPU(s), so its {0} workers share them", want,
+                  lowest[1]);
+    return;
+  }
+  ctx.log->warn(
+      "--threads {0}: rank {1} may run on only {2} CPU(s), so its {0} workers share them. mpirun binds each "
+      "rank to one core by default: add --bind-to none, or --map-by slot:PE={0} to give each rank {0} cores; "
+      "under Slurm, ask for --cpus-per-task={0}",
+      want, lowest[0], lowest[1]);
 }
 
 CheckpointLegs::CheckpointLegs(AppContext& ctx) : ctx_(ctx) {

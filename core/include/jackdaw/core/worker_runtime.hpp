@@ -15,6 +15,8 @@
 //   runningTasks(), idleWorkers(), meanWorkRate()   lock-free reads for the load board
 #pragma once
 
+#include <oneapi/tbb/global_control.h>
+#include <oneapi/tbb/info.h>
 #include <oneapi/tbb/task_arena.h>
 #include <oneapi/tbb/task_group.h>
 #include <oneapi/tbb/task_scheduler_observer.h>
@@ -49,6 +51,7 @@ class WorkerRuntime {
  public:
   explicit WorkerRuntime(const RuntimeOptions& o = {})
       : workers_(o.threads > 0 ? o.threads : CpuSet::current().count()),
+        widened_(widenFor(workers_)),
         arena_(workers_, 1),
         start_(std::chrono::steady_clock::now()) {
     accounts_.reserve(static_cast<std::size_t>(slots()));
@@ -61,6 +64,8 @@ class WorkerRuntime {
   WorkerRuntime& operator=(const WorkerRuntime&) = delete;
 
   int workers() const noexcept { return workers_; }
+  // More workers than CPUs this process may use: they run, sharing the CPUs.
+  bool oversubscribed() const noexcept { return widened_ != nullptr; }
   // Worker indices: [0, slots()) with slots() == workers().
   int slots() const noexcept { return workers_; }
   // The calling worker's index, or -1 outside the arena. With one worker every task holds the
@@ -227,7 +232,17 @@ class WorkerRuntime {
     }
   };
 
+  // oneTBB sizes its thread pool by the process's CPU set: asked for more workers than that
+  // (mpirun binds each rank to one core by default), it would warn and quietly run fewer. The
+  // number asked for stands: the pool is widened to it while this runtime lives.
+  static std::unique_ptr<tbb::global_control> widenFor(int workers) {
+    if (workers <= tbb::info::default_concurrency()) return nullptr;
+    return std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism,
+                                                 static_cast<std::size_t>(workers));
+  }
+
   int workers_;
+  std::unique_ptr<tbb::global_control> widened_;
   tbb::task_arena arena_;
   tbb::task_group group_;
   std::vector<std::unique_ptr<PaddedAccount>> accounts_;

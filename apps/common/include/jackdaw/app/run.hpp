@@ -46,6 +46,9 @@ skeletons::Settings skeletonSettings(AppContext& ctx, std::vector<WorkerReport>*
                                      std::vector<SearchObserver*> observers);
 // What the command line says about the session between ranks.
 comm::SessionConfig sessionConfig(const AppContext& ctx);
+// --threads N beyond the CPUs some rank may use: the workers run anyway, sharing them; rank 0
+// says so once, naming a rank and the launcher flags that give each rank N CPUs. Collective.
+void noteSharedCpus(const AppContext& ctx);
 // This rank's slow-down observer if --slow-ranks lists it, else null.
 std::unique_ptr<SlowRank> slowRankFor(const AppContext& ctx);
 
@@ -92,6 +95,7 @@ SearchResult<M, K> runSearch(AppContext& ctx, const typename M::Space& space, ty
     for (const auto& b : legs.checkpointing()->from) (void)distributed::decodeSaved<Saved, detail::Task<typename M::Node>>(b);
   }
   checkSetupAcrossRanks(ctx);
+  noteSharedCpus(ctx);
   ProgressLog progress(ctx);
   std::vector<WorkerReport> reports;
   const auto slow = slowRankFor(ctx);
