@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include "jackdaw/app/checkpoint.hpp"
+#include "jackdaw/app/report.hpp"
 #include "jackdaw/app/run.hpp"
 #include "jackdaw/app/signals.hpp"
 #include "jackdaw/comm/failure.hpp"
@@ -61,6 +62,11 @@ int runMain(int argc, char** argv, const std::string& name, const std::string& d
 }
 
 int runMain(int argc, char** argv, const std::string& name, const std::string& description,
+            const std::function<int(AppContext&)>& body) {
+  return runMain(argc, argv, name, description, [](CLI::App&) {}, body, comm::PolicyRegistry::builtin());
+}
+
+int runMain(int argc, char** argv, const std::string& name, const std::string& description,
             const std::function<void(CLI::App&)>& setup, const std::function<int(AppContext&)>& body,
             const comm::PolicyRegistry& policies) {
   std::optional<comm::Runtime> mpi;
@@ -107,6 +113,14 @@ int runMain(int argc, char** argv, const std::string& name, const std::string& d
     validate(ctx.opts);
     if (!ctx.opts.checkpointDir.empty() || !ctx.opts.resumeDir.empty()) ctx.identity = searchIdentity(name, appOptions(cli, common));
     const int code = body(ctx);
+    // --stats is never silently dropped: the common part of the document, if the app wrote none.
+    if (!ctx.statsWritten && !ctx.opts.statsFile.empty()) {
+      nlohmann::json doc = ctx.lastRun.ran
+                               ? runJson(ctx, ctx.lastRun.stats, ctx.lastRun.seconds, ctx.lastRun.stop)
+                               : nlohmann::json{{"command", ctx.argv}, {"searches", 0}};
+      doc["app"] = name;
+      writeStats(ctx, doc);
+    }
     if (code == kPartial && ctx.rank == 0)
       std::cout << "PARTIAL RESULT: the search was interrupted; the numbers above are what was found so far\n";
     if (ctx.rank == 0 && !ctx.checkpointNote.empty()) std::cout << ctx.checkpointNote << "\n";

@@ -75,9 +75,11 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
       ->group("");
   app.add_option("-d,--spawn-depth", o.spawnDepth, "depth_bounded/ordered: nodes above this depth become tasks")
       ->capture_default_str()
+      ->run_callback_for_default()  // an app's default_val() reaches the variable
       ->check(CLI::Range(0, 1 << 20));
   app.add_option("-b,--budget", o.budget, "budget: backtracks before unexplored siblings are split off")
       ->capture_default_str()
+      ->run_callback_for_default()
       ->check(CLI::Range(std::uint64_t{1}, UINT64_MAX));
   app.add_flag("--chunked", o.chunked, "stack_stealing: hand over a whole level instead of one node");
   app.add_flag("--discrepancy", o.discrepancy, "ordered: run tasks in discrepancy order");

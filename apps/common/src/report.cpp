@@ -144,6 +144,7 @@ void addWorkerReports(AppContext& ctx, const std::vector<WorkerReport>& reports)
 }
 
 void writeStats(const AppContext& ctx, const nlohmann::json& doc) {
+  ctx.statsWritten = true;
   if (ctx.opts.statsFile.empty() || ctx.rank != 0) return;
   std::ofstream out(ctx.opts.statsFile);
   if (!out) throw InputError("cannot write stats file '" + ctx.opts.statsFile + "'");

@@ -19,6 +19,7 @@
 #include "jackdaw/app/options.hpp"
 #include "jackdaw/comm/policy.hpp"
 #include "jackdaw/core/live_nodes.hpp"
+#include "jackdaw/core/stats.hpp"
 #include "jackdaw/core/stop.hpp"
 #include "jackdaw/core/worker_report.hpp"
 
@@ -52,18 +53,32 @@ struct AppContext {
   nlohmann::json identity;          // the search this command line asks for (checkpoints must match)
   nlohmann::json checkpoint;        // rank 0: the checkpoint written or resumed (for --stats)
   std::string checkpointNote;       // rank 0: a line for stdout after the result
+  // The last search runSearch ran, so the frame can write --stats if the app did not.
+  struct LastRun {
+    bool ran = false;
+    SearchStats stats;
+    double seconds = 0;
+    StopReason stop = StopReason::None;
+  } lastRun;
+  mutable bool statsWritten = false;  // writeStats ran
 };
 
 // True on the rank that prints the result and writes --stats (rank 0).
 inline bool isReporter(const AppContext& ctx) { return ctx.rank == 0; }
 
-// setup adds the app's options to the CLI; body runs once parsing and validation succeeded and
-// returns the exit code. `policies` are the victim policies --policy may name (default: the
+// setup adds the app's own options to the CLI (and may change a common option's default, e.g.
+// cli.get_option("--budget")->default_val(1000); the command line still overrides it); body runs
+// once parsing and validation succeeded and returns the exit code. If the app asked for --stats
+// but wrote none, the frame writes the common part of the document for the last search.
+// `policies` are the victim policies --policy may name (default: the
 // built-in ones; add your own with PolicyRegistry::add, see comm/policy.hpp).
 int runMain(int argc, char** argv, const std::string& name, const std::string& description,
             const std::function<void(CLI::App&)>& setup, const std::function<int(AppContext&)>& body,
             const comm::PolicyRegistry& policies);
 int runMain(int argc, char** argv, const std::string& name, const std::string& description,
             const std::function<void(CLI::App&)>& setup, const std::function<int(AppContext&)>& body);
+// An app with no options of its own.
+int runMain(int argc, char** argv, const std::string& name, const std::string& description,
+            const std::function<int(AppContext&)>& body);
 
 }  // namespace jackdaw::app

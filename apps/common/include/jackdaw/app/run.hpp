@@ -112,6 +112,7 @@ SearchResult<M, K> runSearch(AppContext& ctx, const typename M::Space& space, ty
     if (ctx.size > 1 && ctx.rank == 0) ctx.distributed = distributedJson(report, ctx.size);
     if (!legs.finishLeg(r.stats, r.seconds)) {
       r.seconds = legs.seconds();
+      ctx.lastRun = {true, r.stats, r.seconds, r.stop};
       return r;
     }
     reports.clear();

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The app frame has no silent traps: an app that writes no --stats still gets the file; the setup
+# lambda is optional; an app's own defaults for -b / -d hold unless the command line says otherwise.
+# Answers: 8 queens 92, 9 queens 352 (OEIS A000170).
+#   check_frame.sh MINIMAL_APP DEFAULTS_APP WORKDIR
+set -uo pipefail
+minimal="$1"; defaults="$2"; work="$3"
+mkdir -p "$work"
+fails=0
+check() { if eval "$1"; then echo "ok   $2"; else echo "FAIL $2"; fails=$((fails + 1)); fi; }
+json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+
+s="$work/minimal.json"; rm -f "$s"
+out=$("$minimal" --skeleton budget --threads 2 --stats "$s"); rc=$?
+check '[ $rc -eq 0 ] && [ "$out" = "solutions: 92" ]' "minimal app: 92 solutions, exit 0 (got $rc)"
+check '[ -s "$s" ]' "minimal app: --stats written by the frame"
+check '[ "$(json "$s" "d[\"status\"], d[\"app\"], d[\"stats\"][\"nodes\"] > 0")" = "complete minimal True" ]' \
+  "minimal app: the document has the status, the app and the node count"
+help=$("$minimal" --help)
+check 'grep -q -- "--skeleton" <<<"$help"' "minimal app: --help works without a setup lambda"
+
+s="$work/defaults.json"; rm -f "$s"
+"$defaults" --skeleton budget --stats "$s" >/dev/null
+check '[ "$(json "$s" "d[\"options\"][\"budget\"], d[\"options\"][\"spawn_depth\"]")" = "1234 3" ]' "app defaults -b 1234 -d 3 hold"
+out=$("$defaults" -n 9 --skeleton budget -b 77 -d 1 --stats "$s")
+check '[ "$out" = "solutions: 352" ] && [ "$(json "$s" "d[\"options\"][\"budget\"], d[\"options\"][\"spawn_depth\"]")" = "77 1" ]' \
+  "the command line overrides them (-b 77 -d 1), 9 queens: 352"
+help=$("$defaults" --help)
+check 'grep -q "budget UINT.*=1234" <<<"$help"' "--help shows the app's default"
+echo "$((7 - fails)) passed, $fails failed"
+[ $fails -eq 0 ]
