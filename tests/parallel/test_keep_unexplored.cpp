@@ -93,7 +93,9 @@ std::pair<SearchResult<Interruptible<Base>, K>, int> chain(const typename Base::
     }
     if (stop.reason() != StopReason::Interrupted) {
       // A whole search leaves nothing; a found decision may leave work nobody needs.
-      if (stop.reason() == StopReason::None) EXPECT_TRUE(leg.tasks.empty()) << "a complete leg kept work";
+      if (stop.reason() == StopReason::None) {
+        EXPECT_TRUE(leg.tasks.empty()) << "a complete leg kept work";
+      }
       total.stop = r.stop;
       return {total, legs};
     }
@@ -117,7 +119,9 @@ TEST(KeepUnexplored, CountsMatchAfterAnyNumberOfInterruptions) {
       EXPECT_EQ(r.enumerator.get(), 2047u) << "stop at expansion " << stopAt << ", first skeleton " << first;
       EXPECT_EQ(r.stats.nodes, 2047u);
       EXPECT_EQ(r.stop, StopReason::None);
-      if (stopAt < 100) EXPECT_GT(legs, 1) << "the search was never interrupted";
+      if (stopAt < 100) {
+        EXPECT_GT(legs, 1) << "the search was never interrupted";
+      }
     }
   }
 }
