@@ -1,0 +1,90 @@
+// One call for a whole search: one options struct in, the result out, on one process or on every
+// rank of an MPI job.
+//
+//   #include "jackdaw/jackdaw.hpp"
+//   jackdaw::SolveOptions o;
+//   o.skeleton = "budget";  o.settings.budget = 10000;  o.settings.parallel.runtime.threads = 4;
+//   auto r = jackdaw::solve<MyModel, jackdaw::Optimisation>(space, root, params, o);
+//   // r.objective, r.best, r.stats, r.complete() ...
+//
+// On several ranks, from your own main(): start MPI with thread support first, then call solve on
+// every rank with the same arguments. Every rank returns the whole result (rank 0 combines the
+// ranks' shares and sends the total to all):
+//
+//   int main(int argc, char** argv) {
+//     jackdaw::comm::Runtime mpi(argc, argv);       // or MPI_Init_thread(MPI_THREAD_MULTIPLE) yourself
+//     auto r = jackdaw::solve<MyModel, jackdaw::Enumeration<MyCount>>(space, root, {}, o);
+//   }
+//
+// Without MPI initialised, or on one rank, the search runs on this process's threads. If the
+// model throws on any rank, every rank throws (rank 0 SearchFailed with the rank and message,
+// the others FailedElsewhere); nothing hangs. `seq` runs on one process only.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "jackdaw/comm/session.hpp"
+#include "jackdaw/comm/wire.hpp"
+#include "jackdaw/distributed/launch.hpp"
+#include "jackdaw/distributed/saved_work.hpp"
+#include "jackdaw/skeletons/table.hpp"
+
+namespace jackdaw {
+
+struct SolveOptions {
+  std::string skeleton = "depth_bounded";  // any name in skeletons::names()
+  skeletons::Settings settings{};          // workers per rank, binding, -d, -b, chunked, discrepancy
+  comm::SessionConfig session{};           // between ranks: communicator, victim policy, seed
+  StopFlag* stop = nullptr;                // set it (e.g. from a signal handler) to stop the search
+  distributed::Report* report = nullptr;   // rank 0: per-rank numbers, if wanted
+};
+
+namespace detail {
+// The whole result (share and seconds), for the broadcast from rank 0.
+template <class Result>
+struct WholeResult {
+  Result& r;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    distributed::transferShare(ar, r);
+    ar(r.seconds);
+  }
+};
+}  // namespace detail
+
+template <SearchModel M, SearchKind K>
+SearchResult<M, K> solve(const typename M::Space& space, typename M::Node root,
+                         const typename SearchTypes<M, K>::Params& params = {}, const SolveOptions& o = {}) {
+  StopFlag local;
+  StopFlag& stop = o.stop ? *o.stop : local;
+  const distributed::Launch launch(o.session, o.report);
+  auto r = skeletons::run<M, K>(o.skeleton, space, std::move(root), params, stop, o.settings, launch);
+  if (!launch.spansProcesses()) return r;
+  int rank = 0;
+  MPI_Comm_rank(o.session.world, &rank);
+  std::vector<std::byte> bytes;
+  if (rank == 0) {
+    detail::WholeResult<SearchResult<M, K>> whole{r};
+    comm::wire::Writer writer(bytes);
+    writer(whole);
+  }
+  std::uint64_t n = bytes.size();
+  MPI_Bcast(&n, 1, MPI_UINT64_T, 0, o.session.world);
+  bytes.resize(n);
+  MPI_Bcast(bytes.data(), static_cast<int>(n), MPI_BYTE, 0, o.session.world);
+  if (rank != 0) {
+    SearchResult<M, K> total;
+    detail::WholeResult<SearchResult<M, K>> whole{total};
+    comm::wire::Reader reader(bytes);
+    reader(whole);
+    return total;
+  }
+  return r;
+}
+
+}  // namespace jackdaw

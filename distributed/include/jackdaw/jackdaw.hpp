@@ -1,0 +1,9 @@
+// Jackdaw in one include: model concepts, the ready-made enumerators, every skeleton by name, and
+// jackdaw::solve (one call, one result, on threads and ranks). See jackdaw/distributed/solve.hpp.
+#pragma once
+
+#include "jackdaw/comm/runtime.hpp"
+#include "jackdaw/core/enumerators.hpp"
+#include "jackdaw/core/model.hpp"
+#include "jackdaw/skeletons/table.hpp"
+#include "jackdaw/distributed/solve.hpp"
