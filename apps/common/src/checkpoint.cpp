@@ -121,7 +121,8 @@ std::string difference(const nlohmann::json& here, const nlohmann::json& there) 
   for (const auto& [k, v] : hf.items())
     if (!tf.contains(k) || tf.at(k) != v)
       return "the file of option " + k + " has other contents (SHA-1 " + v.get<std::string>() + " here, " +
-             (tf.contains(k) ? tf.at(k).dump() : std::string("none")) + " in the checkpoint)";
+             (tf.contains(k) && tf.at(k).is_string() ? tf.at(k).get<std::string>() : std::string("none")) +
+             " in the checkpoint)";
   return "the identity differs";
 }
 

@@ -55,11 +55,13 @@ comm::SessionConfig sessionConfig(const AppContext& ctx) {
 
 void noteSharedCpus(const AppContext& ctx) {
   const int want = ctx.opts.threads;
+  // Every rank parses the same command line, so they all return here or none does.
+  if (want <= 0 || !skeletons::isParallel(ctx.opts.skeleton)) return;
   const int cpus = CpuSet::current().count();
   // The lowest rank with fewer CPUs than workers, and its CPU count (size: none).
   int mine[2] = {want > cpus ? ctx.rank : ctx.size, want > cpus ? cpus : 0}, lowest[2] = {mine[0], mine[1]};
   if (ctx.size > 1) MPI_Allreduce(mine, lowest, 1, MPI_2INT, MPI_MINLOC, ctx.world);
-  if (ctx.rank != 0 || lowest[0] == ctx.size || !skeletons::isParallel(ctx.opts.skeleton)) return;
+  if (ctx.rank != 0 || lowest[0] == ctx.size) return;
   if (ctx.size == 1) {
     ctx.log->warn("--threads {0}: this process may run on only {1} CPU(s), so its {0} workers share them", want,
                   lowest[1]);

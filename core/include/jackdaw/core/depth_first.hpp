@@ -53,8 +53,7 @@ class DepthFirst {
     rules_.visit(root, depth);
     if (!rules_.expandable(depth)) return;
     if (rules_.stop().requested()) {
-      if (hasChildren(root)) rules_.truncated = true;
-      keepChildren(root, depth);
+      abandon(root, depth);  // nothing is on the stack yet: only the root's children are cut short
       return;
     }
     Frame& f = stack_.emplace(std::move(root), depth);
@@ -206,7 +205,6 @@ class DepthFirst {
     }
   }
   void keepChildren(const Node& n, int depth) {
-    if (!rules_.unexplored) return;
     Generator gen(rules_.space(), n);
     for (auto k = static_cast<std::size_t>(gen.numChildren); k > 0; --k) keep(gen.next(), depth + 1);
   }

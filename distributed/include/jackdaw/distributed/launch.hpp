@@ -222,17 +222,11 @@ class Launch {
       comm::wire::Reader(rep.search)(share);
       if (rep.rank == failed)
         throw SearchFailed("rank " + std::to_string(failed) + ": " + share.error);
-      total.enumerator.combine(share.result.enumerator);
-      if (share.result.best && (!total.objective || typename T::Better{}(*share.result.objective, *total.objective))) {
-        total.objective = share.result.objective;
-        total.best = std::move(share.result.best);
-      }
-      total.stats += share.result.stats;
-      // The truthful reason: the highest any rank reports (each rank has already turned an
-      // interruption that cut nothing short into a whole result).
-      if (share.result.stop > total.stop) total.stop = share.result.stop;
       if (report_)
         report_->ranks.push_back({rep.rank, share.result.stats, std::move(share.workers), rep.comm, rep.policy});
+      // The stop reason that stands is the highest any rank reports (each rank has already turned
+      // an interruption that cut nothing short into a whole result).
+      addShare<typename T::Better>(total, std::move(share.result));
     }
     return total;
   }
