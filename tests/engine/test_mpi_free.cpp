@@ -48,6 +48,41 @@ TEST(MpiFree, EverySkeletonCountsAndDecidesQueens) {
   }
 }
 
+// An enumerator may read the Space: here the board size decides which nodes are solutions.
+struct FullBoards {
+  std::uint64_t n = 0;
+  void accumulate(const toy::Queens::Space& s, const toy::Queens::Node& q) { n += q.row == s.n; }
+  void combine(const FullBoards& o) { n += o.n; }
+  std::uint64_t get() const { return n; }
+};
+
+TEST(MpiFree, EnumeratorSeesTheSpace) {
+  for (const auto& name : skeletons::names()) {
+    StopFlag stop;
+    auto r = skeletons::run<toy::Queens, Enumeration<FullBoards>>(name, {8}, {}, SearchParams<int>{}, stop,
+                                                                   twoWorkers());
+    EXPECT_EQ(r.enumerator.get(), 92u) << name;  // OEIS A000170
+  }
+}
+
+// A program that names its skeletons compiles and runs only those; another name is refused with
+// the list it was built with.
+TEST(MpiFree, OnlyTheNamedSkeletons) {
+  using Table = skeletons::Only<skeletons::Budget>;
+  EXPECT_EQ(skeletons::names<Table>(), std::vector<std::string>{"budget"});
+  SearchParams<long long> p;
+  p.maxDepth = 12;
+  StopFlag a, b;
+  auto r = skeletons::run<toy::BinaryTree, Enumeration<CountNodes>, Table>("budget", {}, {}, p, a, twoWorkers());
+  EXPECT_EQ(r.enumerator.get(), (std::uint64_t{1} << 13) - 1);
+  try {
+    skeletons::run<toy::BinaryTree, Enumeration<CountNodes>, Table>("depth_bounded", {}, {}, p, b, twoWorkers());
+    ADD_FAILURE() << "depth_bounded ran in a program built with budget only";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("built with: budget"), std::string::npos) << e.what();
+  }
+}
+
 TEST(MpiFree, UnknownSkeletonIsAnError) {
   StopFlag stop;
   EXPECT_THROW((skeletons::run<toy::BinaryTree, Enumeration<CountNodes>>("nope", {}, {}, {}, stop, twoWorkers())),

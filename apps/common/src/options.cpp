@@ -4,6 +4,7 @@
 #include <set>
 
 #include "jackdaw/core/errors.hpp"
+#include "jackdaw/app/app_skeletons.hpp"
 #include "jackdaw/skeletons/table.hpp"
 
 namespace jackdaw::app {
@@ -17,9 +18,9 @@ std::string joined(const std::vector<std::string>& names) {
 }  // namespace
 
 void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistry& policies) {
-  app.add_option("--skeleton", o.skeleton, "Search skeleton: " + joined(skeletons::names()))
+  app.add_option("--skeleton", o.skeleton, "Search skeleton: " + joined(skeletons::names<AppSkeletons>()))
       ->capture_default_str()
-      ->check(CLI::IsMember(skeletons::names()));
+      ->check(CLI::IsMember(skeletons::names<AppSkeletons>()));
   app.add_option("--threads", o.threads, "Workers per rank (0: one per CPU the process may use)")
       ->capture_default_str()
       ->check(CLI::Range(0, 4096));

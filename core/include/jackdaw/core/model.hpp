@@ -50,6 +50,8 @@ concept HasBound = requires(const typename M::Space& s, const typename M::Node& 
 };
 
 // An enumerator is a monoid over nodes: accumulate nodes, combine partial results, get the total.
+// accumulate runs once for every visited node, the root included; it may take the Space too,
+// `accumulate(const Space&, const Node&)`, when the count needs the problem data.
 // Optionally `accumulateChildren(parent, n)`: count the n children of `parent` that lie at the
 // depth limit without building them (they would only be accumulated, never expanded).
 template <class E, class Node>
@@ -59,6 +61,17 @@ concept Enumerator = std::default_initializable<E> && std::copy_constructible<E>
                        e.combine(other);
                        e.get();
                      };
+
+template <class E, class Space, class Node>
+concept AccumulatesWithSpace = requires(E& e, const Space& s, const Node& n) { e.accumulate(s, n); };
+
+template <class E, class Space, class Node>
+concept EnumeratorFor = Enumerator<E, Node> ||
+                        (std::default_initializable<E> && std::copy_constructible<E> &&
+                         AccumulatesWithSpace<E, Space, Node> && requires(E& e, const E& other) {
+                           e.combine(other);
+                           e.get();
+                         });
 
 template <class E, class Node>
 concept CountsChildrenInBulk = requires(E& e, const Node& parent, std::size_t n) {

@@ -56,7 +56,8 @@ class NodeRules {
     stats.addNodes(1);
     if (static_cast<std::uint64_t>(depth) > stats.maxDepth) stats.maxDepth = depth;
     if constexpr (isEnumeration<K>) {
-      acc.accumulate(n);
+      if constexpr (AccumulatesWithSpace<typename T::Enum, Space, Node>) acc.accumulate(space_, n);
+      else acc.accumulate(n);
     } else if constexpr (isOptimisation<K>) {
       const Obj o = n.getObj();
       if (incumbent_->wouldImprove(o)) incumbent_->offerNode(n, o);

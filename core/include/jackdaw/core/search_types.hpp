@@ -41,7 +41,7 @@ struct SearchTypes {
 
   static_assert(!usesIncumbent<K> || HasObjective<Node>,
                 "Optimisation and Decision search need Node::getObj() returning an ordered objective");
-  static_assert(!isEnumeration<K> || Enumerator<Enum, Node>,
+  static_assert(!isEnumeration<K> || EnumeratorFor<Enum, Space, Node>,
                 "Enumeration<E>: E must have accumulate(const Node&), combine(const E&) and get()");
 };
 

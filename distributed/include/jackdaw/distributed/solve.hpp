@@ -31,6 +31,7 @@
 #include "jackdaw/comm/session.hpp"
 #include "jackdaw/comm/wire.hpp"
 #include "jackdaw/distributed/launch.hpp"
+#include "jackdaw/distributed/model_check.hpp"
 #include "jackdaw/distributed/saved_work.hpp"
 #include "jackdaw/skeletons/table.hpp"
 
@@ -57,34 +58,43 @@ struct WholeResult {
 };
 }  // namespace detail
 
-template <SearchModel M, SearchKind K>
-SearchResult<M, K> solve(const typename M::Space& space, typename M::Node root,
-                         const typename SearchTypes<M, K>::Params& params = {}, const SolveOptions& o = {}) {
-  StopFlag local;
-  StopFlag& stop = o.stop ? *o.stop : local;
-  const distributed::Launch launch(o.session, o.report);
-  auto r = skeletons::run<M, K>(o.skeleton, space, std::move(root), params, stop, o.settings, launch);
-  if (!launch.spansProcesses()) return r;
-  int rank = 0;
-  MPI_Comm_rank(o.session.world, &rank);
-  std::vector<std::byte> bytes;
-  if (rank == 0) {
-    detail::WholeResult<SearchResult<M, K>> whole{r};
-    comm::wire::Writer writer(bytes);
-    writer(whole);
+// M and K are named; the space, root and params are deduced so that a mistake in the model is
+// reported by one static_assert here (distributed/model_check.hpp), not by overload resolution.
+// Table (skeletons::Only<...>) limits the skeletons compiled in, as in skeletons::run.
+template <class M, class K, class Table = skeletons::All, class S = detail::SpaceOrNone<M>,
+          class R = detail::NodeOrNone<M>,
+          class P = detail::ParamsOrDefault<M>>
+auto solve(const S& space, R root, const P& params = P{}, const SolveOptions& o = {}) {
+  if constexpr (!distributed::checkModelForRanks<M, K, S, R, P>()) {
+    return detail::UncheckedResult<M, K>{};
+  } else {
+    StopFlag local;
+    StopFlag& stop = o.stop ? *o.stop : local;
+    const distributed::Launch launch(o.session, o.report);
+    auto r = skeletons::run<M, K, Table>(o.skeleton, space, typename M::Node(std::move(root)), params, stop, o.settings,
+                                  launch);
+    if (!launch.spansProcesses()) return r;
+    int rank = 0;
+    MPI_Comm_rank(o.session.world, &rank);
+    std::vector<std::byte> bytes;
+    if (rank == 0) {
+      detail::WholeResult<SearchResult<M, K>> whole{r};
+      comm::wire::Writer writer(bytes);
+      writer(whole);
+    }
+    std::uint64_t n = bytes.size();
+    MPI_Bcast(&n, 1, MPI_UINT64_T, 0, o.session.world);
+    bytes.resize(n);
+    MPI_Bcast(bytes.data(), static_cast<int>(n), MPI_BYTE, 0, o.session.world);
+    if (rank != 0) {
+      SearchResult<M, K> total;
+      detail::WholeResult<SearchResult<M, K>> whole{total};
+      comm::wire::Reader reader(bytes);
+      reader(whole);
+      return total;
+    }
+    return r;
   }
-  std::uint64_t n = bytes.size();
-  MPI_Bcast(&n, 1, MPI_UINT64_T, 0, o.session.world);
-  bytes.resize(n);
-  MPI_Bcast(bytes.data(), static_cast<int>(n), MPI_BYTE, 0, o.session.world);
-  if (rank != 0) {
-    SearchResult<M, K> total;
-    detail::WholeResult<SearchResult<M, K>> whole{total};
-    comm::wire::Reader reader(bytes);
-    reader(whole);
-    return total;
-  }
-  return r;
 }
 
 }  // namespace jackdaw

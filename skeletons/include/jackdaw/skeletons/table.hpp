@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "jackdaw/core/model_check.hpp"
 #include "jackdaw/skeletons/budget.hpp"
 #include "jackdaw/skeletons/depth_bounded.hpp"
 #include "jackdaw/skeletons/ordered.hpp"
@@ -106,38 +107,65 @@ struct Ordered : ParallelRow<Ordered> {
   static SearchResult<M, K> run(A&&... a) { return ordered::search<M, K>(std::forward<A>(a)...); }
 };
 
+inline std::string join(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& x : v) out += (out.empty() ? "" : ", ") + x;
+  return out;
+}
+
 // The table.
 using All = std::tuple<Seq, DepthBounded, Budget, StackStealing, Ordered>;
 
-inline std::vector<std::string> names() {
-  return std::apply([](auto... s) { return std::vector<std::string>{std::string(decltype(s)::name)...}; }, All{});
+// A program that needs fewer skeletons names them, and only those are compiled (each skeleton
+// instantiated for a model costs compile time and memory):
+//   skeletons::run<M, K, skeletons::Only<skeletons::Budget>>("budget", ...);
+template <class... Rows>
+using Only = std::tuple<Rows...>;
+
+template <class Table = All>
+std::vector<std::string> names() {
+  return std::apply([](auto... s) { return std::vector<std::string>{std::string(decltype(s)::name)...}; }, Table{});
 }
 
-inline bool exists(std::string_view name) {
-  return std::apply([&](auto... s) { return ((decltype(s)::name == name) || ...); }, All{});
+template <class Table = All>
+bool exists(std::string_view name) {
+  return std::apply([&](auto... s) { return ((decltype(s)::name == name) || ...); }, Table{});
 }
 
-inline bool isParallel(std::string_view name) {
-  return std::apply([&](auto... s) { return ((decltype(s)::name == name && decltype(s)::parallel) || ...); }, All{});
+template <class Table = All>
+bool isParallel(std::string_view name) {
+  return std::apply([&](auto... s) { return ((decltype(s)::name == name && decltype(s)::parallel) || ...); }, Table{});
 }
 
-// Runs the skeleton called `name`; std::invalid_argument for a name not in the table.
-template <SearchModel M, SearchKind K, class Launch = detail::LocalLaunch>
-SearchResult<M, K> run(std::string_view name, const typename M::Space& space, typename M::Node root,
-                       const typename SearchTypes<M, K>::Params& params, StopFlag& stop, const Settings& s,
-                       Launch&& launch = {}) {
-  std::optional<SearchResult<M, K>> r;
-  std::apply(
-      [&](auto... sk) {
-        (void)((decltype(sk)::name == name
-                    ? (r.emplace(decltype(sk)::template search<M, K>(space, std::move(root), params, stop, s, launch)),
-                       true)
-                    : false) ||
-               ...);
-      },
-      All{});
-  if (!r) throw std::invalid_argument("unknown skeleton '" + std::string(name) + "'");
-  return std::move(*r);
+// Runs the skeleton called `name` from Table; std::invalid_argument for a name not in it. The
+// model is checked here first (core/model_check.hpp): a mistake is one static_assert.
+template <class M, class K, class Table = All, class S = jackdaw::detail::SpaceOrNone<M>,
+          class R = jackdaw::detail::NodeOrNone<M>,
+          class P = jackdaw::detail::ParamsOrDefault<M>, class Launch = detail::LocalLaunch>
+auto run(std::string_view name, const S& space, R root, const P& params, StopFlag& stop, const Settings& s,
+         Launch&& launch = {}) {
+  if constexpr (!checkModel<M, K, S, R, P>()) {
+    return jackdaw::detail::UncheckedResult<M, K>{};
+  } else {
+    std::optional<SearchResult<M, K>> r;
+    typename M::Node start(std::move(root));
+    std::apply(
+        [&](auto... sk) {
+          (void)((decltype(sk)::name == name
+                      ? (r.emplace(decltype(sk)::template search<M, K>(space, std::move(start), params, stop, s, launch)),
+                         true)
+                      : false) ||
+                 ...);
+        },
+        Table{});
+    if (!r) {
+      if (exists(name))
+        throw std::invalid_argument("skeleton '" + std::string(name) + "' is not among those this program was built "
+                                    "with: " + join(names<Table>()));
+      throw std::invalid_argument("unknown skeleton '" + std::string(name) + "'");
+    }
+    return std::move(*r);
+  }
 }
 
 }  // namespace jackdaw::skeletons

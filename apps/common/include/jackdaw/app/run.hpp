@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "jackdaw/app/app_skeletons.hpp"
 #include "jackdaw/app/checkpoint.hpp"
 #include "jackdaw/app/main.hpp"
 #include "jackdaw/app/progress.hpp"
@@ -27,6 +28,7 @@
 #include "jackdaw/core/errors.hpp"
 #include "jackdaw/core/result.hpp"
 #include "jackdaw/distributed/launch.hpp"
+#include "jackdaw/distributed/model_check.hpp"
 #include "jackdaw/skeletons/table.hpp"
 
 namespace jackdaw::app {
@@ -81,10 +83,14 @@ class CheckpointLegs {
   std::atomic<bool> legOver_{false};
 };
 
-template <SearchModel M, SearchKind K>
-SearchResult<M, K> runSearch(AppContext& ctx, const typename M::Space& space, typename M::Node root,
-                             const typename SearchTypes<M, K>::Params& params) {
+namespace detail {
+template <SearchModel M, SearchKind K, class Table>
+SearchResult<M, K> runChecked(AppContext& ctx, const typename M::Space& space, typename M::Node root,
+                              const typename SearchTypes<M, K>::Params& params) {
   const auto& o = ctx.opts;
+  if (!skeletons::exists<Table>(o.skeleton))
+    throw InputError("--skeleton " + o.skeleton + ": this program was built with " +
+                     skeletons::join(skeletons::names<Table>()) + " only");
   if (ctx.size > 1 && !skeletons::isParallel(o.skeleton))
     throw InputError("--skeleton " + o.skeleton + " runs on one rank; with " + std::to_string(ctx.size) +
                      " ranks choose a parallel skeleton");
@@ -92,7 +98,7 @@ SearchResult<M, K> runSearch(AppContext& ctx, const typename M::Space& space, ty
   if (legs.active() && !legs.checkpointing()->from.empty()) {
     // A record this build cannot read is bad input, found here, before any rank starts searching.
     using Saved = SearchResult<M, K>;
-    for (const auto& b : legs.checkpointing()->from) (void)distributed::decodeSaved<Saved, detail::Task<typename M::Node>>(b);
+    for (const auto& b : legs.checkpointing()->from) (void)distributed::decodeSaved<Saved, jackdaw::detail::Task<typename M::Node>>(b);
   }
   checkSetupAcrossRanks(ctx);
   noteSharedCpus(ctx);
@@ -107,7 +113,7 @@ SearchResult<M, K> runSearch(AppContext& ctx, const typename M::Space& space, ty
     distributed::Report report;
     const distributed::Launch launch(sessionConfig(ctx), &report, legs.checkpointing());
     legs.startLeg();
-    auto r = skeletons::run<M, K>(o.skeleton, space, root, params, legs.legStop(), settings, launch);
+    auto r = skeletons::run<M, K, Table>(o.skeleton, space, root, params, legs.legStop(), settings, launch);
     if (!reports.empty()) addWorkerReports(ctx, reports);
     if (ctx.size > 1 && ctx.rank == 0) ctx.distributed = distributedJson(report, ctx.size);
     if (!legs.finishLeg(r.stats, r.seconds)) {
@@ -116,6 +122,21 @@ SearchResult<M, K> runSearch(AppContext& ctx, const typename M::Space& space, ty
       return r;
     }
     reports.clear();
+  }
+}
+}  // namespace detail
+
+// Runs the model M with kind K. A mistake in the model is one static_assert naming the requirement
+// (distributed/model_check.hpp). Table is the skeletons compiled in (app_skeletons.hpp: all, unless
+// the build lists fewer); an app that needs only some names them, skeletons::Only<skeletons::Budget>.
+template <class M, class K, class Table = AppSkeletons, class S = jackdaw::detail::SpaceOrNone<M>,
+          class R = jackdaw::detail::NodeOrNone<M>,
+          class P = jackdaw::detail::ParamsOrDefault<M>>
+auto runSearch(AppContext& ctx, const S& space, R root, const P& params) {
+  if constexpr (!distributed::checkModelForRanks<M, K, S, R, P>()) {
+    return jackdaw::detail::UncheckedResult<M, K>{};
+  } else {
+    return detail::runChecked<M, K, Table>(ctx, space, typename M::Node(std::move(root)), params);
   }
 }
 

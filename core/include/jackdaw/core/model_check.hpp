@@ -1,0 +1,161 @@
+// The model contract, checked once at the user's call: one static_assert per requirement, in the
+// order a model is written, each message saying what to write. The checks stop at the first
+// failure, and the entry points (jackdaw::solve, app::runSearch, skeletons::run) compile nothing
+// else when it fails, so the requirement is the first error and no knock-on errors follow.
+//
+//   if constexpr (!jackdaw::checkModel<M, K, Space, Root, Params>()) return ...;  // already reported
+//
+// docs/writing-an-app.md has the contract in full.
+#pragma once
+
+#include <concepts>
+#include <cstddef>
+#include <optional>
+#include <type_traits>
+
+#include "jackdaw/core/model.hpp"
+#include "jackdaw/core/params.hpp"
+#include "jackdaw/core/search_kind.hpp"
+#include "jackdaw/core/stats.hpp"
+#include "jackdaw/core/stop.hpp"
+
+namespace jackdaw {
+
+namespace detail {
+template <class...>
+inline constexpr bool alwaysFalse = false;
+
+struct NoSuchType {};
+
+template <class M> struct SpaceOr { using type = NoSuchType; };
+template <class M> requires requires { typename M::Space; } struct SpaceOr<M> { using type = typename M::Space; };
+template <class M> struct NodeOr { using type = NoSuchType; };
+template <class M> requires requires { typename M::Node; } struct NodeOr<M> { using type = typename M::Node; };
+
+template <class N> struct ObjOr { using type = long long; };
+template <class N> requires HasObjective<N>
+struct ObjOr<N> { using type = std::decay_t<decltype(std::declval<const N&>().getObj())>; };
+
+template <class K> struct EnumOr { using type = NoSuchType; };
+template <class E> requires std::default_initializable<E> struct EnumOr<Enumeration<E>> { using type = E; };
+
+// What the entry points' signatures use before the model has been checked: the real types when
+// they exist, harmless stand-ins when they do not (the check has then said what is missing).
+template <class M> using SpaceOrNone = typename SpaceOr<M>::type;
+template <class M> using NodeOrNone = typename NodeOr<M>::type;
+template <class M> using ParamsOrDefault = SearchParams<typename ObjOr<NodeOrNone<M>>::type>;
+
+// Returned instead of a result when the model failed its check, with the members code using a
+// result reads, so the user's own code adds no errors of its own to the one that matters.
+template <class M, class K>
+struct UncheckedResult {
+  typename EnumOr<K>::type enumerator{};
+  std::optional<NodeOrNone<M>> best;
+  std::optional<typename ObjOr<NodeOrNone<M>>::type> objective;
+  SearchStats stats;
+  double seconds = 0.0;
+  StopReason stop = StopReason::None;
+  bool complete() const { return false; }
+  bool found() const { return false; }
+};
+// Enumeration<E>: E's own requirements (every other kind has none).
+template <class M, class K, class Space, class Node>
+consteval bool checkEnumerator() {
+  if constexpr (!isEnumeration<K>) {
+    return true;
+  } else {
+    using E = typename K::EnumeratorType;
+    if constexpr (EnumeratorFor<E, Space, Node>) {
+      return true;
+    } else {
+      if constexpr (!std::default_initializable<E>)
+        static_assert(alwaysFalse<M>, "Enumeration<E>: E must be default-constructible (each worker starts one)");
+      else if constexpr (!requires(E& e, const Node& n) { e.accumulate(n); } &&
+                         !AccumulatesWithSpace<E, Space, Node>)
+        static_assert(alwaysFalse<M>, "Enumeration<E>: E needs `void accumulate(const Node&)` (or "
+                                      "`accumulate(const Space&, const Node&)`), called on every visited node");
+      else if constexpr (!requires(E& e, const E& o) { e.combine(o); })
+        static_assert(alwaysFalse<M>, "Enumeration<E>: E needs `void combine(const E&)`: adds another worker's part");
+      else if constexpr (!requires(const E& e) { e.get(); })
+        static_assert(alwaysFalse<M>, "Enumeration<E>: E needs `get() const` returning the result");
+      else
+        static_assert(alwaysFalse<M>, "Enumeration<E>: E must be copy-constructible");
+      return false;
+    }
+  }
+}
+}  // namespace detail
+
+// True if M with kind K, called with a Space S, a root R and params P, meets the contract; else
+// a static_assert has reported the first requirement it misses.
+template <class M, class K, class S, class R, class P>
+consteval bool checkModel() {
+  using detail::alwaysFalse;
+  if constexpr (!SearchKind<K>) {
+    static_assert(alwaysFalse<M>, "the search kind must be jackdaw::Enumeration<E>, jackdaw::Optimisation or jackdaw::Decision");
+    return false;
+  } else if constexpr (!requires { typename M::Space; }) {
+    static_assert(alwaysFalse<M>, "the model needs `using Space = ...;`: the read-only problem data (an empty struct if none)");
+    return false;
+  } else if constexpr (!requires { typename M::Node; }) {
+    static_assert(alwaysFalse<M>, "the model needs `using Node = ...;`: one search state");
+    return false;
+  } else if constexpr (!requires { typename M::Generator; }) {
+    static_assert(alwaysFalse<M>, "the model needs `using Generator = ...;`: the children of a node, one at a time");
+    return false;
+  } else {
+    using Space = typename M::Space;
+    using Node = typename M::Node;
+    using G = typename M::Generator;
+    if constexpr (!SearchNode<Node>) {
+      static_assert(alwaysFalse<M>, "Node must be copy-constructible and move-assignable (children are copies)");
+      return false;
+    } else if constexpr (!std::is_constructible_v<G, const Space&, const Node&>) {
+      static_assert(alwaysFalse<M>, "Generator needs a constructor `Generator(const Space&, const Node& parent)`");
+      return false;
+    } else if constexpr (!requires(G& g) { g.numChildren; }) {
+      if constexpr (requires(G& g) { g.numChildren(); })
+        static_assert(alwaysFalse<M>, "Generator::numChildren must be a data member, not a function: "
+                                      "`std::size_t numChildren = 0;`, set in the constructor");
+      else
+        static_assert(alwaysFalse<M>, "Generator needs a data member `std::size_t numChildren`: how many "
+                                      "children next() will return, set in the constructor");
+      return false;
+    } else if constexpr (!std::is_convertible_v<decltype(std::declval<G&>().numChildren), std::size_t>) {
+      static_assert(alwaysFalse<M>, "Generator::numChildren must be a count (an integer: `std::size_t numChildren`)");
+      return false;
+    } else if constexpr (!requires(G& g) { g.next(); }) {
+      static_assert(alwaysFalse<M>, "Generator needs `Node next()`: builds and returns the next child");
+      return false;
+    } else if constexpr (!std::is_same_v<decltype(std::declval<G&>().next()), Node>) {
+      static_assert(alwaysFalse<M>, "Generator::next() must return the model's Node by value (`Node next()`)");
+      return false;
+    } else if constexpr (usesIncumbent<K> && !requires(const Node& n) { n.getObj(); }) {
+      static_assert(alwaysFalse<M>, "Optimisation and Decision need `Obj getObj() const` on the Node: the "
+                                    "objective to maximise (or minimise with `using Better = std::less<>;`)");
+      return false;
+    } else if constexpr (usesIncumbent<K> && !HasObjective<Node>) {
+      static_assert(alwaysFalse<M>, "Node::getObj() must return an ordered value (a number, or a type with <, ==)");
+      return false;
+    } else if constexpr (!HasBound<M> && requires(M& m, const Space& s, const Node& n) { m.bound(s, n); }) {
+      static_assert(alwaysFalse<M>, "Model::bound must be static: `static Obj bound(const Space&, const Node&)`");
+      return false;
+    } else if constexpr (!detail::checkEnumerator<M, K, Space, Node>()) {
+      return false;
+    } else if constexpr (!std::is_convertible_v<const S&, const Space&>) {
+      static_assert(alwaysFalse<M>, "the space passed to the search must be the model's Space");
+      return false;
+    } else if constexpr (!std::is_convertible_v<R, Node>) {
+      static_assert(alwaysFalse<M>, "the root passed to the search must be the model's Node");
+      return false;
+    } else if constexpr (!std::is_same_v<P, detail::ParamsOrDefault<M>>) {
+      static_assert(alwaysFalse<M>, "the params must be jackdaw::SearchParams<Obj> with Obj exactly the type "
+                                    "Node::getObj() returns (SearchParams<long long> when there is no getObj())");
+      return false;
+    } else {
+      return true;
+    }
+  }
+}
+
+}  // namespace jackdaw
