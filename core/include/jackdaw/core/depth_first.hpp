@@ -21,6 +21,7 @@
 #include <optional>
 #include <utility>
 
+#include "jackdaw/core/generator_check.hpp"
 #include "jackdaw/core/node_rules.hpp"
 #include "jackdaw/core/stable_stack.hpp"
 
@@ -69,10 +70,11 @@ class DepthFirst {
     for (std::size_t i = 0; i < stack_.size() && given == 0; ++i) {
       Frame& f = stack_[i];
       while (f.remaining > 0 && given < maxTasks) {
+        checkNext(f);
         --f.remaining;
         Node c = f.gen->next();
         if (rules_.pruned(c)) {
-          if constexpr (pruneLevel) f.remaining = 0;
+          if constexpr (pruneLevel) cutLevel(f);
           continue;
         }
         sink(std::move(c), f.depth + 1);
@@ -89,6 +91,7 @@ class DepthFirst {
     Node node;
     std::optional<Generator> gen;  // engaged once the node is expanded here
     std::size_t remaining = 0;
+    std::size_t declared = 0;      // gen's numChildren (checked builds; kCut after a level prune)
     int depth;
   };
 
@@ -98,7 +101,10 @@ class DepthFirst {
     if constexpr (requires { hooks_.spawnsChildrenOf(f.depth); }) {
       if (hooks_.spawnsChildrenOf(f.depth)) {
         Generator gen(rules_.space(), f.node);
-        for (std::size_t k = static_cast<std::size_t>(gen.numChildren); k > 0; --k) {
+        const auto n = static_cast<std::size_t>(gen.numChildren);
+        std::size_t i = 0;
+        for (; i < n; ++i) {
+          Check::beforeNext(gen, n, i);
           Node c = gen.next();
           if (rules_.pruned(c)) {
             if constexpr (pruneLevel) break;
@@ -106,6 +112,7 @@ class DepthFirst {
           }
           hooks_.spawn(std::move(c), f.depth + 1);
         }
+        if (i == n) Check::atEnd(gen, n);
         return false;
       }
     }
@@ -113,6 +120,13 @@ class DepthFirst {
       if (rules_.countsLeavesInBulk(f.depth)) {
         Generator gen(rules_.space(), f.node);
         const auto k = static_cast<std::size_t>(gen.numChildren);
+        if constexpr (kCheckModels) {  // the count is used without building the children: build them here
+          for (std::size_t i = 0; i < k; ++i) {
+            Check::beforeNext(gen, k, i);
+            (void)gen.next();
+          }
+          Check::atEnd(gen, k);
+        }
         rules_.acc.accumulateChildren(f.node, k);
         rules_.stats.addNodes(k);
         if (k > 0 && static_cast<std::uint64_t>(f.depth + 1) > rules_.stats.maxDepth) rules_.stats.maxDepth = f.depth + 1;
@@ -121,7 +135,23 @@ class DepthFirst {
     }
     f.gen.emplace(rules_.space(), f.node);
     f.remaining = static_cast<std::size_t>(f.gen->numChildren);
+    f.declared = f.remaining;
     return true;
+  }
+
+  // The generator contract, in checked builds (generator_check.hpp); nothing otherwise.
+  using Check = GeneratorCheck<M>;
+  static constexpr std::size_t kCut = static_cast<std::size_t>(-1);
+  static void checkNext(const Frame& f) {
+    if constexpr (kCheckModels) Check::beforeNext(*f.gen, f.declared, f.declared - f.remaining);
+  }
+  static void checkEnd(const Frame& f) {
+    if constexpr (kCheckModels)
+      if (f.gen && f.declared != kCut) Check::atEnd(*f.gen, f.declared);
+  }
+  static void cutLevel(Frame& f) {  // a failed bound prunes the rest of the level (pruneLevel)
+    f.remaining = 0;
+    if constexpr (kCheckModels) f.declared = kCut;
   }
 
   // Produce the next child of `parent` into `out` (in place when the generator can).
@@ -135,11 +165,13 @@ class DepthFirst {
     while (!stack_.empty()) {
       Frame& f = stack_.top();
       if (f.remaining == 0) {
+        checkEnd(f);
         stack_.pop();
         ++rules_.stats.backtracks;
         if constexpr (requires { hooks_.afterBacktrack(*this); }) hooks_.afterBacktrack(*this);
         continue;
       }
+      checkNext(f);
       --f.remaining;
       const int d = f.depth + 1;
       if constexpr (inPlace) {
@@ -147,7 +179,7 @@ class DepthFirst {
         produce(f, c.node);
         if (rules_.pruned(c.node)) {
           stack_.pop();
-          if constexpr (pruneLevel) f.remaining = 0;
+          if constexpr (pruneLevel) cutLevel(f);
           continue;
         }
         rules_.visit(c.node, d);
@@ -160,7 +192,7 @@ class DepthFirst {
       } else {
         Node c = f.gen->next();
         if (rules_.pruned(c)) {
-          if constexpr (pruneLevel) f.remaining = 0;
+          if constexpr (pruneLevel) cutLevel(f);
           continue;
         }
         rules_.visit(c, d);
@@ -199,6 +231,7 @@ class DepthFirst {
       Frame& f = stack_[i];
       if (!f.gen) continue;
       while (f.remaining > 0) {
+        checkNext(f);
         --f.remaining;
         keep(f.gen->next(), f.depth + 1);
       }
@@ -206,7 +239,11 @@ class DepthFirst {
   }
   void keepChildren(const Node& n, int depth) {
     Generator gen(rules_.space(), n);
-    for (auto k = static_cast<std::size_t>(gen.numChildren); k > 0; --k) keep(gen.next(), depth + 1);
+    const auto k = static_cast<std::size_t>(gen.numChildren);
+    for (std::size_t i = 0; i < k; ++i) {
+      Check::beforeNext(gen, k, i);
+      keep(gen.next(), depth + 1);
+    }
   }
   // A kept child is bound-tested first (a pruned one is not work); the resumed search tests it
   // again, so a level prune (pruneLevel) may simply keep testing siblings here.

@@ -31,6 +31,13 @@ class FailedElsewhere : public std::runtime_error {
   FailedElsewhere() : std::runtime_error("the search failed on another rank") {}
 };
 
+// A model broke its contract in a way only a run can show (checked builds: generator_check.hpp).
+// Thrown in a worker like any model failure, so a search reports it as SearchFailed.
+class ModelError : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
+
 // The message of a caught exception.
 inline std::string describe(const std::exception_ptr& e) {
   try {

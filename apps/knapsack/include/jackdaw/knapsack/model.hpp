@@ -103,6 +103,13 @@ struct Model {
     int j;
     int numChildren = 0;
 
+    // Checked builds compare numChildren with this (core/generator_check.hpp); the search never calls it.
+    bool hasNext() const {
+      for (int k = j; k < static_cast<int>(space.weight.size()); ++k)
+        if (space.weight[k] <= room) return true;
+      return false;
+    }
+
     Node next() {
       while (space.weight[j] > room) ++j;  // numChildren guarantees one more fitting item
       Node c{parent.profit + space.profit[j], parent.weight + space.weight[j], j + 1, parent.items};

@@ -1,0 +1,77 @@
+// Checked builds verify the generator contract as the engine runs: numChildren is set once (in the
+// constructor) and, if the Generator can say whether it has another child (optional member
+// `bool hasNext() const`), next() is never called when it has none (numChildren over-counts) and
+// no generator runs out of calls while it still has one (numChildren under-counts). A breach
+// throws ModelError naming the model, which the skeletons report like any model failure.
+//
+// On with -DJACKDAW_CHECK_MODELS=ON (CMake) or in any build without NDEBUG (Debug); off, every
+// check compiles to nothing.
+#pragma once
+
+#include <cstddef>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <typeinfo>
+
+#if defined(__GNUG__)
+#include <cxxabi.h>
+#endif
+
+#include "jackdaw/core/errors.hpp"
+
+#ifndef JACKDAW_CHECK_MODELS
+#ifdef NDEBUG
+#define JACKDAW_CHECK_MODELS 0
+#else
+#define JACKDAW_CHECK_MODELS 1
+#endif
+#endif
+
+namespace jackdaw {
+
+inline constexpr bool kCheckModels = JACKDAW_CHECK_MODELS;
+
+// The readable name of a type (the model's, in messages).
+template <class T>
+std::string typeName() {
+  const char* raw = typeid(T).name();
+#if defined(__GNUG__)
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> d(abi::__cxa_demangle(raw, nullptr, nullptr, &status), std::free);
+  if (status == 0 && d) return d.get();
+#endif
+  return raw;
+}
+
+template <class M>
+struct GeneratorCheck {
+  using G = typename M::Generator;
+  static constexpr bool knowsEnd = requires(const G& g) { { g.hasNext() } -> std::convertible_to<bool>; };
+
+  [[noreturn]] static void fail(const std::string& what) {
+    throw ModelError("model " + typeName<M>() + ": " + what);
+  }
+  // Before the (taken+1)-th call of next() on a generator that declared `declared` children.
+  static void beforeNext(const G& g, std::size_t declared, std::size_t taken) {
+    if constexpr (kCheckModels) {
+      if (static_cast<std::size_t>(g.numChildren) != declared)
+        fail("Generator::numChildren changed from " + std::to_string(declared) + " to " +
+             std::to_string(static_cast<std::size_t>(g.numChildren)) +
+             " after construction; set it once, in the constructor");
+      if constexpr (knowsEnd)
+        if (!g.hasNext())
+          fail("numChildren = " + std::to_string(declared) + " but hasNext() is false before child " +
+               std::to_string(taken + 1) + ": numChildren over-counts the children");
+    }
+  }
+  // After `declared` calls of next(): the generator must have no more.
+  static void atEnd(const G& g, std::size_t declared) {
+    if constexpr (kCheckModels && knowsEnd)
+      if (g.hasNext())
+        fail("numChildren = " + std::to_string(declared) + " but hasNext() is still true after child " +
+             std::to_string(declared) + ": numChildren under-counts the children");
+  }
+};
+
+}  // namespace jackdaw
