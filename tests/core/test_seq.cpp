@@ -3,6 +3,7 @@
 #include <numeric>
 
 #include "jackdaw/skeletons/seq.hpp"
+#include "jackdaw/skeletons/table.hpp"
 #include "toy_models.hpp"
 
 using namespace jackdaw;
@@ -66,6 +67,20 @@ TEST(Seq, QueensDecisionFindsAFullBoardOrProvesNone) {
       EXPECT_EQ(r.best->row, n);
     }
   }
+}
+
+// A decision's goal is expectedObjective; an initialBound as well would hide the node that meets
+// it (it must beat the bound to be recorded) while the search still stops as found. Refused.
+TEST(Seq, DecisionRefusesAnInitialBound) {
+  SearchParams<int> p;
+  p.expectedObjective = 8;
+  p.initialBound = 8;
+  EXPECT_THROW((seq::search<toy::Queens, Decision>({8}, {}, p)), std::invalid_argument);
+  StopFlag stop;
+  skeletons::Settings s;
+  s.parallel.runtime.threads = 2;
+  EXPECT_THROW((skeletons::run<toy::Queens, Decision>("budget", toy::Queens::Space{8}, {}, p, stop, s)),
+               std::invalid_argument);
 }
 
 TEST(Seq, SubsetSumOptimumMatchesBruteForce) {

@@ -43,6 +43,9 @@ struct SolveOptions {
   comm::SessionConfig session{};           // between ranks: communicator, victim policy, seed
   StopFlag* stop = nullptr;                // set it (e.g. from a signal handler) to stop the search
   distributed::Report* report = nullptr;   // rank 0: per-rank numbers, if wanted
+  // Resume from saved work and/or keep what an interruption cuts short (saved_work.hpp); the
+  // files are the caller's business (the app frame's --checkpoint / --resume).
+  distributed::Checkpointing* checkpointing = nullptr;
 };
 
 namespace detail {
@@ -70,7 +73,7 @@ auto solve(const S& space, R root, const P& params = P{}, const SolveOptions& o 
   } else {
     StopFlag local;
     StopFlag& stop = o.stop ? *o.stop : local;
-    const distributed::Launch launch(o.session, o.report);
+    const distributed::Launch launch(o.session, o.report, o.checkpointing);
     auto r = skeletons::run<M, K, Table>(o.skeleton, space, typename M::Node(std::move(root)), params, stop, o.settings,
                                   launch);
     if (!launch.spansProcesses()) return r;

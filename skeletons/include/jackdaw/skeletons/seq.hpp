@@ -24,6 +24,8 @@ SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
   using T = SearchTypes<M, K>;
   if constexpr (isDecision<K>) {
     if (!params.expectedObjective) throw std::invalid_argument("decision search needs params.expectedObjective");
+    if (params.initialBound)
+      throw std::invalid_argument("decision search: leave params.initialBound unset (the goal is params.expectedObjective)");
   }
   const auto t0 = std::chrono::steady_clock::now();
   typename T::IncumbentT incumbent(params.initialBound);

@@ -1,5 +1,6 @@
-// Runs a search with the skeleton the command line chose, on every rank of the job. Apps call
-// this instead of a skeleton, so every app gets every skeleton and every rank layout unchanged.
+// Runs a search with the skeleton the command line chose, on every rank of the job: the library
+// call jackdaw::solve (distributed/solve.hpp) with its options taken from the command line, plus
+// checkpoint legs, progress lines and the --stats sections. Every rank gets the whole result.
 //
 // The skeleton settings (-d, -b, --threads, --bind, --chunked, --discrepancy) and the distributed
 // session (--policy and its constants, --seed) come from ctx.opts; per-worker statistics are
@@ -29,6 +30,7 @@
 #include "jackdaw/core/result.hpp"
 #include "jackdaw/distributed/launch.hpp"
 #include "jackdaw/distributed/model_check.hpp"
+#include "jackdaw/distributed/solve.hpp"
 #include "jackdaw/skeletons/table.hpp"
 
 namespace jackdaw::app {
@@ -109,11 +111,18 @@ SearchResult<M, K> runChecked(AppContext& ctx, const typename M::Space& space, t
   if (slow) observers.push_back(slow.get());
   const skeletons::Settings settings = skeletonSettings(ctx, &reports, observers);
   for (;;) {
-    // One launch for every layout: on one rank it runs the search here, on several it spans them.
+    // The library call, one per leg: on one rank it runs the search here, on several it spans
+    // them and every rank gets the whole result.
     distributed::Report report;
-    const distributed::Launch launch(sessionConfig(ctx), &report, legs.checkpointing());
+    SolveOptions so;
+    so.skeleton = o.skeleton;
+    so.settings = settings;
+    so.session = sessionConfig(ctx);
+    so.stop = &legs.legStop();
+    so.report = &report;
+    so.checkpointing = legs.checkpointing();
     legs.startLeg();
-    auto r = skeletons::run<M, K, Table>(o.skeleton, space, root, params, legs.legStop(), settings, launch);
+    auto r = solve<M, K, Table>(space, root, params, so);
     if (!reports.empty()) addWorkerReports(ctx, reports);
     if (ctx.size > 1 && ctx.rank == 0) ctx.distributed = distributedJson(report, ctx.size);
     if (!legs.finishLeg(r.stats, r.seconds)) {

@@ -75,6 +75,8 @@ class ParallelSearch {
       : stop_(stop), incumbent_(params.initialBound), rt_(ro) {
     if constexpr (isDecision<K>) {
       if (!params.expectedObjective) throw std::invalid_argument("decision search needs params.expectedObjective");
+      if (params.initialBound)
+        throw std::invalid_argument("decision search: leave params.initialBound unset (the goal is params.expectedObjective)");
     }
     for (int i = 0; i < rt_.slots(); ++i) slots_.push_back(std::make_unique<Slot>(space, params, &incumbent_, stop));
   }
