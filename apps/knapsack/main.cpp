@@ -1,11 +1,11 @@
 // knapsack: solve a 0/1 knapsack instance exactly by branch and bound.
 #include <cmath>
 #include <cstdio>
-#include <iostream>
 #include <sstream>
+#include <string>
 
+#include "jackdaw/app/finish.hpp"
 #include "jackdaw/app/main.hpp"
-#include "jackdaw/app/report.hpp"
 #include "jackdaw/app/run.hpp"
 #include "jackdaw/knapsack/model.hpp"
 #include "jackdaw/knapsack/reader.hpp"
@@ -36,27 +36,21 @@ int main(int argc, char** argv) {
     SearchParams<double> params;
     auto r = app::runSearch<knapsack::Model, Optimisation>(ctx, space, space.root(), params);
 
-    std::cout << "Instance: " << inst.name << " (" << inst.items.size() << " items, capacity " << show(inst.capacity)
-              << ")\n";
-    nlohmann::json result;
+    app::Answer a;
+    a.line("instance", inst.name + " (" + std::to_string(inst.items.size()) + " items, capacity " + show(inst.capacity) +
+                           ")");
     if (r.best) {
       const auto labels = space.labels(*r.best);
       std::ostringstream items;
       for (std::size_t i = 0; i < labels.size(); ++i) items << (i ? " " : "") << labels[i];
-      std::cout << "Profit: " << show(r.best->profit) << "\nWeight: " << show(r.best->weight)
-                << "\nItems: " << items.str() << "\n";
-      result = {{"profit", r.best->profit}, {"weight", r.best->weight}, {"items", labels}};
+      a.line("profit", show(r.best->profit)).line("weight", show(r.best->weight)).line("items", items.str());
+      a.result = {{"profit", r.best->profit}, {"weight", r.best->weight}, {"items", labels}};
     }
-    if (inst.knownOptimum) std::cout << "Known optimum (from file): " << show(*inst.knownOptimum) << "\n";
-    std::cout << "Nodes: " << r.stats.nodes << "\nTime: " << r.seconds << " s\n";
+    if (inst.knownOptimum) a.line("known optimum (from file)", show(*inst.knownOptimum));
 
-    auto doc = app::runJson(ctx, r.stats, r.seconds, r.stop);
-    doc["app"] = "knapsack";
-    doc["instance"] = {{"file", file}, {"name", inst.name}, {"items", inst.items.size()}, {"capacity", inst.capacity}};
-    if (inst.knownOptimum) doc["instance"]["known_optimum"] = *inst.knownOptimum;
-    doc["result"] = result;
-    app::writeStats(ctx, doc);
-    return r.complete() ? app::kSuccess : app::kPartial;
+    a.fields["instance"] = {{"file", file}, {"name", inst.name}, {"items", inst.items.size()}, {"capacity", inst.capacity}};
+    if (inst.knownOptimum) a.fields["instance"]["known_optimum"] = *inst.knownOptimum;
+    return app::finish(ctx, r, a);
   };
   return app::runMain(argc, argv, "knapsack", "0/1 knapsack by branch and bound (Dantzig bound)", setup, body);
 }

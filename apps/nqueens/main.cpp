@@ -1,8 +1,6 @@
 // nqueens: count the solutions of the n-queens problem.
-#include <iostream>
-
+#include "jackdaw/app/finish.hpp"
 #include "jackdaw/app/main.hpp"
-#include "jackdaw/app/report.hpp"
 #include "jackdaw/app/run.hpp"
 #include "jackdaw/nqueens/model.hpp"
 
@@ -17,14 +15,11 @@ int main(int argc, char** argv) {
     SearchParams<long long> params;
     auto r = app::runSearch<nqueens::Model, Enumeration<nqueens::CountSolutions>>(ctx, board, nqueens::makeRoot(board),
                                                                                  params);
-    std::cout << "n: " << n << "\nSolutions: " << r.enumerator.get() << "\nNodes: " << r.stats.nodes
-              << "\nTime: " << r.seconds << " s\n";
-    auto doc = app::runJson(ctx, r.stats, r.seconds, r.stop);
-    doc["app"] = "nqueens";
-    doc["n"] = n;
-    doc["solutions"] = r.enumerator.get();
-    app::writeStats(ctx, doc);
-    return r.complete() ? app::kSuccess : app::kPartial;
+    app::Answer a;
+    a.line("n", n).line("solutions", r.enumerator.get());
+    a.fields["n"] = n;
+    a.result["solutions"] = r.enumerator.get();
+    return app::finish(ctx, r, a);
   };
   return app::runMain(argc, argv, "nqueens", "N-queens: count all solutions", setup, body);
 }

@@ -1,10 +1,9 @@
 // uts: count the nodes, leaves and depth of an Unbalanced Tree Search tree.
-#include <cstdio>
-#include <iostream>
 #include <optional>
+#include <string>
 
+#include "jackdaw/app/finish.hpp"
 #include "jackdaw/app/main.hpp"
-#include "jackdaw/app/report.hpp"
 #include "jackdaw/app/run.hpp"
 #include "jackdaw/core/errors.hpp"
 #include "jackdaw/uts/model.hpp"
@@ -59,22 +58,18 @@ int main(int argc, char** argv) {
     if (u.m) t->m = *u.m;
     if (u.f) t->shiftDepth = *u.f;
 
-    std::cout << "Tree: " << u.tree << " (" << uts::describe(*t) << ")\n";
     SearchParams<long long> params;
     const uts::Tree tree(*t);
     auto r = app::runSearch<uts::Model, Enumeration<uts::Counts>>(ctx, tree, uts::makeRoot(tree), params);
     const auto& c = r.enumerator.get();
-    std::cout << "Total nodes: " << c.nodes << "\nLeaves: " << c.leaves << "\nMax depth: " << c.maxDepth
-              << "\nTime: " << r.seconds << " s\nNodes/s: " << (r.seconds > 0 ? c.nodes / r.seconds : 0.0) << "\n";
-
-    auto doc = app::runJson(ctx, r.stats, r.seconds, r.stop);
-    doc["app"] = "uts";
-    doc["tree"] = {{"name", u.tree}, {"type", static_cast<int>(t->type)}, {"shape", static_cast<int>(t->shape)},
-                   {"gen_mx", t->genMx}, {"b0", t->b0}, {"seed", t->seed}, {"q", t->q}, {"m", t->m},
-                   {"f", t->shiftDepth}};
-    doc["result"] = {{"nodes", c.nodes}, {"leaves", c.leaves}, {"max_depth", c.maxDepth}};
-    app::writeStats(ctx, doc);
-    return r.complete() ? app::kSuccess : app::kPartial;
+    app::Answer a;
+    a.line("tree", u.tree + " (" + uts::describe(*t) + ")");
+    a.line("tree nodes", c.nodes).line("leaves", c.leaves).line("max depth", c.maxDepth);
+    a.fields["tree"] = {{"name", u.tree}, {"type", static_cast<int>(t->type)}, {"shape", static_cast<int>(t->shape)},
+                        {"gen_mx", t->genMx}, {"b0", t->b0}, {"seed", t->seed}, {"q", t->q}, {"m", t->m},
+                        {"f", t->shiftDepth}};
+    a.result = {{"nodes", c.nodes}, {"leaves", c.leaves}, {"max_depth", c.maxDepth}};
+    return app::finish(ctx, r, a);
   };
   return app::runMain(argc, argv, "uts", "Unbalanced Tree Search (UTS 2.1): count a tree's nodes", setup, body);
 }

@@ -22,7 +22,7 @@ run() {
 import json, sys
 name, path, cmd = sys.argv[1], sys.argv[2], sys.argv[3]
 d = json.load(open(path))
-res = d.get("result", d.get("solutions", ""))
+res = d.get("result", "")  # every app's answer (apps/common finish.hpp)
 if isinstance(res, dict):
     res = ", ".join(f"{k}={v}" for k, v in res.items() if k != "items")
 cmd = cmd.replace(sys.argv[0], "")

@@ -44,7 +44,7 @@ def run_once(binary, path):
             sys.exit(f"{shlex.join(cmd)} failed with exit {p.returncode}:\n{p.stderr}")
         with open(stats) as f:
             doc = json.load(f)
-        return doc["stats"]["nodes"], doc["seconds"], doc.get("omega")
+        return doc["stats"]["nodes"], doc["seconds"], doc["result"].get("omega")
     finally:
         os.unlink(stats)
 

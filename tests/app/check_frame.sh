@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The app frame has no silent traps: an app that writes no --stats still gets the file; the setup
-# lambda is optional; an app's own defaults for -b / -d hold unless the command line says otherwise.
+# lambda is optional; an app's own defaults for -b / -d hold unless the command line says otherwise;
+# an app ending with finish prints its answer and the common summary and writes --stats.
 # Answers: 8 queens 92, 9 queens 352 (OEIS A000170).
 #   check_frame.sh MINIMAL_APP DEFAULTS_APP WORKDIR
 set -uo pipefail
@@ -23,9 +24,19 @@ s="$work/defaults.json"; rm -f "$s"
 "$defaults" --skeleton budget --stats "$s" >/dev/null
 check '[ "$(json "$s" "d[\"options\"][\"budget\"], d[\"options\"][\"spawn_depth\"]")" = "1234 3" ]' "app defaults -b 1234 -d 3 hold"
 out=$("$defaults" -n 9 --skeleton budget -b 77 -d 1 --stats "$s")
-check '[ "$out" = "solutions: 352" ] && [ "$(json "$s" "d[\"options\"][\"budget\"], d[\"options\"][\"spawn_depth\"]")" = "77 1" ]' \
+check '[ "$(head -1 <<<"$out")" = "solutions: 352" ] && [ "$(json "$s" "d[\"options\"][\"budget\"], d[\"options\"][\"spawn_depth\"]")" = "77 1" ]' \
   "the command line overrides them (-b 77 -d 1), 9 queens: 352"
+# finish: the app's line, then the summary every app prints, then --stats with the app's fields.
+summary='^solutions: 352
+status: complete
+nodes: [0-9]+
+time: [0-9]+\.[0-9]{6} s
+rate: [0-9.e+]+ nodes/s$'
+check '[[ $out =~ $summary ]]' "finish prints the answer, then status, nodes, time and rate"
+nodes=$(sed -n 's/^nodes: //p' <<<"$out")
+check '[ "$(json "$s" "d[\"app\"], d[\"n\"], d[\"result\"][\"solutions\"], d[\"status\"], d[\"stats\"][\"nodes\"]")" = "defaults 9 352 complete $nodes" ]' \
+  "finish writes --stats: the app, its field, its result, and the node count stdout shows"
 help=$("$defaults" --help)
 check 'grep -q "budget UINT.*=1234" <<<"$help"' "--help shows the app's default"
-echo "$((7 - fails)) passed, $fails failed"
+echo "$((9 - fails)) passed, $fails failed"
 [ $fails -eq 0 ]

@@ -1,7 +1,7 @@
 // An app with its own defaults for -b and -d (default_val in setup); the command line overrides them.
-#include <iostream>
-
+// It ends with finish, as the shipped apps do: its answer, then the common summary and --stats.
 #include "../core/toy_models.hpp"
+#include "jackdaw/app/finish.hpp"
 #include "jackdaw/app/main.hpp"
 #include "jackdaw/app/run.hpp"
 
@@ -15,8 +15,11 @@ int main(int argc, char** argv) {
   auto body = [&](jackdaw::app::AppContext& ctx) {
     auto r = jackdaw::app::runSearch<toy::Queens, jackdaw::Enumeration<toy::CountSolutions>>(
         ctx, toy::Queens::Space{n}, toy::Queens::Node{}, {});
-    std::cout << "solutions: " << r.enumerator.get() << "\n";
-    return r.complete() ? jackdaw::app::kSuccess : jackdaw::app::kPartial;
+    jackdaw::app::Answer a;
+    a.line("solutions", r.enumerator.get());
+    a.fields["n"] = n;
+    a.result["solutions"] = r.enumerator.get();
+    return jackdaw::app::finish(ctx, r, a);
   };
   return jackdaw::app::runMain(argc, argv, "defaults", "n queens, counted", setup, body);
 }

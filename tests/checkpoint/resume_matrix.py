@@ -40,7 +40,7 @@ def uts_tree(src, name):
         for line in f:
             p = line.rstrip("\n").split("\t")
             if p[0] == name:
-                return {"Total nodes": int(p[10]), "Leaves": int(p[12])}
+                return {"tree nodes": int(p[10]), "leaves": int(p[12])}
     raise SystemExit(f"tree {name} not in trees.tsv")
 
 
@@ -65,9 +65,9 @@ def cases(src):
     return {
         # genus 0..35 from OEIS A007323 (instances/ns); 36 and 37 as an uninterrupted run counts them
         "ns": ("ns", ["-g", str(g)], [f"{k}: {v}" for k, v in sorted(ns.items())], 3, r"^3[67]: \d+$"),
-        "uts": ("uts", ["--tree", "T1L"], [f"Total nodes: {t['Total nodes']}", f"Leaves: {t['Leaves']}"], 5),
+        "uts": ("uts", ["--tree", "T1L"], [f"tree nodes: {t['tree nodes']}", f"leaves: {t['leaves']}"], 5),
         # 16 queens: 14,772,512 solutions (OEIS A000170)
-        "nqueens": ("nqueens", ["-n", "16"], ["Solutions: 14772512"], 5),
+        "nqueens": ("nqueens", ["-n", "16"], ["solutions: 14772512"], 5),
         "maxclique": ("maxclique", [clq("brock400_4")], [f"omega = {omega}"], 16),
         # decision: is there a clique of omega + 1 vertices in brock400_4 (no), of omega - 2 in brock400_1 (yes)
         "decision": ("maxclique", [clq("brock400_4"), "--decision", str(omega + 1)],

@@ -9,7 +9,7 @@ stats="$work/fourth_np$ranks.json"
 rm -f "$stats"
 out=$(timeout 120 mpirun --oversubscribe --allow-run-as-root -n "$ranks" "$bin" -n 10 --skeleton budget -b 20 \
       --threads 1 --policy round_robin --rr-stride 1 --stats "$stats" 2>&1)
-grep -q "^Solutions: 724$" <<<"$out" || { echo "wrong or missing answer (OEIS A000170: 724)"; echo "$out"; exit 1; }
+grep -q "^solutions: 724$" <<<"$out" || { echo "wrong or missing answer (OEIS A000170: 724)"; echo "$out"; exit 1; }
 python3 - "$stats" "$ranks" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1])); ranks = int(sys.argv[2])

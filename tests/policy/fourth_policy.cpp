@@ -4,10 +4,8 @@
 // file of Jackdaw touched (tests/policy/CMakeLists.txt runs this program under mpirun).
 //
 //   fourth_policy -n 10 --skeleton budget --policy round_robin --rr-stride 1 --stats out.json
-#include <iostream>
-
+#include "jackdaw/app/finish.hpp"
 #include "jackdaw/app/main.hpp"
-#include "jackdaw/app/report.hpp"
 #include "jackdaw/app/run.hpp"
 #include "jackdaw/comm/policy.hpp"
 #include "jackdaw/nqueens/model.hpp"
@@ -64,11 +62,10 @@ int main(int argc, char** argv) {
     const nqueens::Board board{n};
     auto r = app::runSearch<nqueens::Model, Enumeration<nqueens::CountSolutions>>(ctx, board, nqueens::makeRoot(board),
                                                                                  SearchParams<long long>{});
-    std::cout << "Solutions: " << r.enumerator.get() << "\n";
-    auto doc = app::runJson(ctx, r.stats, r.seconds, r.stop);
-    doc["solutions"] = r.enumerator.get();
-    app::writeStats(ctx, doc);
-    return r.complete() ? app::kSuccess : app::kPartial;
+    app::Answer a;
+    a.line("solutions", r.enumerator.get());
+    a.result["solutions"] = r.enumerator.get();
+    return app::finish(ctx, r, a);
   };
   return app::runMain(argc, argv, "fourth_policy", "n-queens with a victim policy defined in this file", setup, body,
                       policies);

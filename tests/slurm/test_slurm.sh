@@ -72,6 +72,7 @@ read -r state code < <(wait_job "$id")
 out=$(results_of "$id" graceful)
 [ "$state" = FAILED ] && [ "${code%%:*}" = 3 ] || { cat "$work/jackdaw-graceful-$id.log" >&2 || true; fail "graceful job $id: $state $code (want FAILED 3)"; }
 grep -qi "partial" "$out/stdout" || fail "graceful job: stdout not marked partial: $(cat "$out/stdout")"
+grep -q "^status: interrupted$" "$out/stdout" || fail "graceful job: the summary does not say interrupted: $(cat "$out/stdout")"
 grep -q '"complete": false' "$out/stats.json" || fail "graceful job: stats not marked incomplete"
 echo "ok: graceful job $id stopped at its signal, partial result written"
 
@@ -109,8 +110,9 @@ for ((l = 0; l < legs - 1; l++)); do
   grep -q "^CHECKPOINT:" "$out/leg-$l/stdout" || fail "leg $l of job $id ended without a checkpoint: $(cat "$out/leg-$l/stdout")"
   grep -q '"complete": false' "$out/leg-$l/stats.json" || fail "leg $l of job $id is not marked partial"
 done
-grep -q "^Total nodes: 1635119272$" "$out/stdout" || fail "requeued job $id: wrong or missing final answer: $(cat "$out/stdout" 2>&1)"
-grep -q "^Leaves: 1308100063$" "$out/stdout" || fail "requeued job $id: wrong leaf count"
+grep -q "^tree nodes: 1635119272$" "$out/stdout" || fail "requeued job $id: wrong or missing final answer: $(cat "$out/stdout" 2>&1)"
+grep -q "^leaves: 1308100063$" "$out/stdout" || fail "requeued job $id: wrong leaf count"
+grep -q "^status: complete$" "$out/stdout" || fail "requeued job $id: the final leg's summary does not say complete"
 grep -q "requeueing job $id" "$log" || fail "requeued job $id: the log does not show the requeue"
 echo "ok: job $id cut by its time limit, requeued and resumed over $legs legs; full answer in $out/stdout"
 echo "slurm: all checks passed"

@@ -77,6 +77,7 @@ int runMain(int argc, char** argv, const std::string& name, const std::string& d
     return kFailure;
   }
   AppContext ctx;
+  ctx.name = name;
   ctx.rank = mpi->rank();
   ctx.size = mpi->size();
   ctx.world = mpi->world();

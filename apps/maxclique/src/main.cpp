@@ -2,14 +2,13 @@
 //
 //   maxclique brock200_1.clq                 omega and one maximum clique
 //   maxclique --decision 21 brock200_1.clq   is there a clique of size >= 21?
-#include <iostream>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 
+#include "jackdaw/app/finish.hpp"
 #include "jackdaw/app/main.hpp"
-#include "jackdaw/app/report.hpp"
 #include "jackdaw/app/run.hpp"
 #include "jackdaw/maxclique/dimacs.hpp"
 #include "jackdaw/maxclique/dispatch.hpp"
@@ -56,36 +55,29 @@ int solve(app::AppContext& ctx, const Options& o, const DimacsGraph& g) {
                              std::to_string(r.best->size));
   }
 
-  std::cout << "instance: " << baseName(g.source) << " (" << g.source << ")\n"
-            << "vertices: " << g.n << ", edges: " << g.edges.size() << "\n";
-  const char* partial = r.complete() ? "" : " (search interrupted: partial result)";
+  app::Answer a;
+  a.line("instance", baseName(g.source) + " (" + g.source + ")");
+  a.line("vertices", g.n).line("edges", g.edges.size());
+  const std::string partial = r.complete() ? "" : " (search interrupted: partial result)";
   if constexpr (isDecision<Kind>) {
-    std::cout << "clique of size >= " << *o.decision << ": " << (r.best ? "found" : "none") << partial << "\n";
+    a.line("clique of size >= " + std::to_string(*o.decision) + ": " + (r.best ? "found" : "none") + partial);
   } else {
-    std::cout << (r.complete() ? "omega = " : "omega >= ") << clique.size() << partial << "\n";
+    a.line((r.complete() ? "omega = " : "omega >= ") + std::to_string(clique.size()) + partial);
   }
-  if (r.best) std::cout << "clique: " << joinOneBased(clique) << "\n";
-  std::cout << "nodes: " << r.stats.nodes << "\n"
-            << "time: " << r.seconds << " s\n";
+  if (r.best) a.line("clique", joinOneBased(clique));
 
-  auto doc = app::runJson(ctx, r.stats, r.seconds, r.stop);
-  doc["app"] = "maxclique";
-  doc["instance"] = baseName(g.source);
-  doc["file"] = g.source;
-  doc["vertices"] = g.n;
-  doc["edges"] = g.edges.size();
-  doc["mode"] = isDecision<Kind> ? "decision" : "optimisation";
+  a.fields = {{"instance", baseName(g.source)}, {"file", g.source}, {"vertices", g.n}, {"edges", g.edges.size()},
+              {"mode", isDecision<Kind> ? "decision" : "optimisation"}};
   if constexpr (isDecision<Kind>) {
-    doc["decision_k"] = *o.decision;
-    doc["found"] = r.best.has_value();
+    a.fields["decision_k"] = *o.decision;
+    a.result["found"] = r.best.has_value();
   } else {
-    doc["omega"] = clique.size();
+    a.result["omega"] = clique.size();
   }
   std::vector<int> oneBased;
   for (int v : clique) oneBased.push_back(v + 1);
-  doc["clique"] = oneBased;
-  app::writeStats(ctx, doc);
-  return r.complete() ? app::kSuccess : app::kPartial;
+  a.result["clique"] = oneBased;
+  return app::finish(ctx, r, a);
 }
 
 int body(app::AppContext& ctx, const Options& o) {

@@ -1,10 +1,10 @@
 // ns: count numerical semigroups of genus 0..G.
 #include <cstdint>
-#include <iostream>
+#include <string>
 #include <vector>
 
+#include "jackdaw/app/finish.hpp"
 #include "jackdaw/app/main.hpp"
-#include "jackdaw/app/report.hpp"
 #include "jackdaw/app/run.hpp"
 #include "jackdaw/core/errors.hpp"
 #include "jackdaw/ns/dispatch.hpp"
@@ -59,23 +59,17 @@ int main(int argc, char** argv) {
       return Summary{{c.begin(), c.begin() + genus + 1}, r.stats, r.seconds, r.stop};
     });
 
+    app::Answer a;
     std::uint64_t total = 0;
     for (int g = 0; g <= genus; ++g) {
-      std::cout << g << ": " << s.counts[g] << "\n";
+      a.line(std::to_string(g), s.counts[g]);
       total += s.counts[g];
     }
-    std::cout << "total: " << total << "\nnodes: " << s.stats.nodes << "\ntime: " << s.seconds << " s\n"
-              << "simd: " << ns::toString(simd) << " (node size " << ns::nodeSizeFor(genus) << ")\n";
-
-    auto doc = app::runJson(ctx, s.stats, s.seconds, s.stop);
-    doc["app"] = "ns";
-    doc["genus"] = genus;
-    doc["simd"] = ns::toString(simd);
-    doc["node_size"] = ns::nodeSizeFor(genus);
-    doc["counts"] = s.counts;
-    doc["total"] = total;
-    app::writeStats(ctx, doc);
-    return s.stop == StopReason::Interrupted ? app::kPartial : app::kSuccess;
+    a.line("total", total);
+    a.line("simd", std::string(ns::toString(simd)) + " (node size " + std::to_string(ns::nodeSizeFor(genus)) + ")");
+    a.fields = {{"genus", genus}, {"simd", ns::toString(simd)}, {"node_size", ns::nodeSizeFor(genus)}};
+    a.result = {{"counts", s.counts}, {"total", total}};
+    return app::finish(ctx, s.stats, s.seconds, s.stop, a);
   };
   return app::runMain(argc, argv, "ns", "Count numerical semigroups by genus", setup, body);
 }

@@ -1,9 +1,10 @@
 // sip: is the pattern graph a subgraph of the target graph? (--induced, --count for all embeddings)
-#include <iostream>
 #include <map>
+#include <stdexcept>
+#include <string>
 
+#include "jackdaw/app/finish.hpp"
 #include "jackdaw/app/main.hpp"
-#include "jackdaw/app/report.hpp"
 #include "jackdaw/app/run.hpp"
 #include "jackdaw/sip/model.hpp"
 
@@ -25,45 +26,35 @@ int main(int argc, char** argv) {
     const sip::Space space = sip::makeSpace(sip::readGraph(patternFile, fmt), sip::readGraph(targetFile, fmt), induced);
     ctx.log->info("pattern {} vertices, target {} vertices, {}", space.pattern.n, space.target.n,
                   induced ? "induced" : "non-induced");
-    nlohmann::json doc;
-    int exit = app::kSuccess;
+    app::Answer a;
+    a.fields = {{"pattern", patternFile}, {"target", targetFile}, {"induced", induced},
+                {"mode", count ? "count" : "decision"}};
     if (count) {
       using Kind = Enumeration<sip::CountSolutions>;
       auto r = app::runSearch<sip::SipModel, Kind>(ctx, space, sip::rootNode(space), {});
-      std::cout << (r.complete() ? "solutions: " : "solutions found before interruption: ") << r.enumerator.get()
-                << "\n";
-      doc = app::runJson(ctx, r.stats, r.seconds, r.stop);
-      doc["solutions"] = r.enumerator.get();
-      if (!r.complete()) exit = app::kPartial;
-    } else {
-      SearchParams<int> params;
-      params.expectedObjective = space.pattern.n;
-      auto r = app::runSearch<sip::SipModel, Decision>(ctx, space, sip::rootNode(space), params);
-      doc = app::runJson(ctx, r.stats, r.seconds, r.stop);
-      if (r.best) {
-        // A wrong embedding would be a bug in the search, never an answer to print.
-        if (!sip::isEmbedding(space, r.best->image)) throw std::logic_error("internal error: mapping is not an embedding");
-        std::cout << "SAT\n";
-        std::map<std::string, std::string> mapping;
-        for (int p = 0; p < space.pattern.n; ++p) {
-          std::cout << space.pattern.names[p] << " -> " << space.target.names[r.best->image[p]] << "\n";
-          mapping[space.pattern.names[p]] = space.target.names[r.best->image[p]];
-        }
-        doc["mapping"] = mapping;
-      } else if (r.complete()) {
-        std::cout << "UNSAT\n";
-      } else {
-        std::cout << "UNKNOWN (search interrupted)\n";
-        exit = app::kPartial;
-      }
-      doc["satisfiable"] = r.best.has_value();
+      a.line(r.complete() ? "solutions" : "solutions found before interruption", r.enumerator.get());
+      a.result["solutions"] = r.enumerator.get();
+      return app::finish(ctx, r, a);
     }
-    doc["app"] = "sip";
-    doc["pattern"] = patternFile;
-    doc["target"] = targetFile;
-    doc["induced"] = induced;
-    app::writeStats(ctx, doc);
-    return exit;
+    SearchParams<int> params;
+    params.expectedObjective = space.pattern.n;
+    auto r = app::runSearch<sip::SipModel, Decision>(ctx, space, sip::rootNode(space), params);
+    if (r.best) {
+      // A wrong embedding would be a bug in the search, never an answer to print.
+      if (!sip::isEmbedding(space, r.best->image)) throw std::logic_error("internal error: mapping is not an embedding");
+      a.line("SAT");
+      std::map<std::string, std::string> mapping;
+      for (int p = 0; p < space.pattern.n; ++p) {
+        a.line(space.pattern.names[p] + " -> " + space.target.names[r.best->image[p]]);
+        mapping[space.pattern.names[p]] = space.target.names[r.best->image[p]];
+      }
+      a.result["mapping"] = mapping;
+      a.exitCode = app::kSuccess;  // an embedding found is the answer, whatever stopped the search
+    } else {
+      a.line(r.complete() ? "UNSAT" : "UNKNOWN (search interrupted)");
+    }
+    a.result["satisfiable"] = r.best.has_value();
+    return app::finish(ctx, r, a);
   };
   return app::runMain(argc, argv, "sip", "Subgraph isomorphism (LAD / CSV graphs)", setup, body);
 }

@@ -1,9 +1,10 @@
 // tsp: exact symmetric TSP on a TSPLIB file. Prints the optimal length and a tour (1-based ids).
-#include <iostream>
 #include <sstream>
+#include <string>
+#include <vector>
 
+#include "jackdaw/app/finish.hpp"
 #include "jackdaw/app/main.hpp"
-#include "jackdaw/app/report.hpp"
 #include "jackdaw/app/run.hpp"
 #include "jackdaw/tsp/greedy.hpp"
 #include "jackdaw/tsp/model.hpp"
@@ -47,22 +48,19 @@ int main(int argc, char** argv) {
       tour.assign(r.best->path.begin(), r.best->path.end());
       length = *r.objective;
     }
-    std::cout << "instance: " << (inst.name.empty() ? file : inst.name) << "\n"
-              << (r.complete() ? "optimal length: " : "best length found (search interrupted): ") << length << "\n"
-              << "tour: " << tourText(tour) << "\n";
+    app::Answer a;
+    a.line("instance", inst.name.empty() ? file : inst.name);
+    a.line(r.complete() ? "optimal length" : "best length found (search interrupted)", length);
+    a.line("tour", tourText(tour));
 
-    auto doc = app::runJson(ctx, r.stats, r.seconds, r.stop);
-    doc["app"] = "tsp";
-    doc["instance"] = file;
-    doc["cities"] = inst.n;
-    doc["length"] = length;
-    doc["optimal"] = r.complete();
-    doc["tour"] = tour;
-    for (auto& c : doc["tour"]) c = c.get<int>() + 1;
-    doc["greedy_length"] = greedyLen;
-    doc["greedy_was_optimal"] = r.complete() && !r.best && !noGreedyBound;
-    app::writeStats(ctx, doc);
-    return r.complete() ? app::kSuccess : app::kPartial;
+    a.fields = {{"instance", file}, {"cities", inst.n}, {"greedy_length", greedyLen}};
+    std::vector<int> oneBased;
+    for (int c : tour) oneBased.push_back(c + 1);
+    a.result = {{"length", length},
+                {"optimal", r.complete()},
+                {"tour", oneBased},
+                {"greedy_was_optimal", r.complete() && !r.best && !noGreedyBound}};
+    return app::finish(ctx, r, a);
   };
   return jackdaw::app::runMain(argc, argv, "tsp", "Exact symmetric TSP (TSPLIB) by branch and bound", setup, body);
 }

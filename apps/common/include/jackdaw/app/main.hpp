@@ -4,6 +4,9 @@
 //   int main(int argc, char** argv) {
 //     return jackdaw::app::runMain(argc, argv, "maxclique", "Maximum clique", setup, body);
 //   }
+//
+// body runs the search (run.hpp) and ends with app::finish (finish.hpp): the app's answer, the
+// summary every app prints, --stats and the exit code.
 #pragma once
 
 #include <functional>
@@ -34,6 +37,7 @@ enum ExitCode : int {
 };
 
 struct AppContext {
+  std::string name;  // the app's name, as given to runMain ("app" in --stats)
   CommonOptions opts;
   std::shared_ptr<spdlog::logger> log;
   // Per-worker statistics of the parallel searches run so far (summed over runs, per worker);

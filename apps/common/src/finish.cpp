@@ -1,0 +1,38 @@
+#include "jackdaw/app/finish.hpp"
+
+#include <cstdio>
+#include <iostream>
+#include <stdexcept>
+
+#include "jackdaw/app/report.hpp"
+
+namespace jackdaw::app {
+
+std::string summaryText(const SearchStats& stats, double seconds, StopReason stop) {
+  const double rate = seconds > 0 ? static_cast<double>(stats.nodes) / seconds : 0.0;
+  char time[64], perSecond[64];
+  std::snprintf(time, sizeof time, "%.6f", seconds);
+  std::snprintf(perSecond, sizeof perSecond, "%.3g", rate);
+  return "status: " + toString(stop) + "\n" +           //
+         "nodes: " + std::to_string(stats.nodes) + "\n" +  //
+         "time: " + time + " s\n" +                       //
+         "rate: " + perSecond + " nodes/s\n";
+}
+
+int finish(AppContext& ctx, const SearchStats& stats, double seconds, StopReason stop, const Answer& answer) {
+  nlohmann::json doc = runJson(ctx, stats, seconds, stop);
+  doc["app"] = ctx.name;
+  if (!answer.fields.is_object()) throw std::logic_error("finish: the app's --stats fields must be a JSON object");
+  for (const auto& [key, value] : answer.fields.items()) {
+    if (doc.contains(key) || key == "result")
+      throw std::logic_error("finish: the app's --stats field '" + key + "' would replace a common one");
+    doc[key] = value;
+  }
+  doc["result"] = answer.result;
+  if (isReporter(ctx)) std::cout << answer.text << summaryText(stats, seconds, stop) << std::flush;
+  writeStats(ctx, doc);
+  const bool complete = stop == StopReason::None || stop == StopReason::Found;
+  return answer.exitCode.value_or(complete ? kSuccess : kPartial);
+}
+
+}  // namespace jackdaw::app
