@@ -69,6 +69,7 @@ std::optional<RankRecord> LoadBoard::read(int r) const noexcept {
     rec.running = load(c + 3, std::memory_order_relaxed);
     rec.idle = load(c + 4, std::memory_order_relaxed);
     rec.timeNs = load(c + 5, std::memory_order_relaxed);
+    rec.pooled = load(c + kPooledCell, std::memory_order_relaxed);
     std::atomic_thread_fence(std::memory_order_acquire);
     if (load(c, std::memory_order_relaxed) == s1) return rec;
   }
@@ -83,7 +84,10 @@ void LoadBoard::publish(RankRecord mine) {
                              mine.idle, nowNs()};
   for (int t = 0; t < size_; ++t) MPI_Put(&odd, 1, MPI_UINT64_T, t, disp, 1, MPI_UINT64_T, win_);
   MPI_Win_flush_all(win_);
-  for (int t = 0; t < size_; ++t) MPI_Put(fields, 5, MPI_UINT64_T, t, disp + 1, 5, MPI_UINT64_T, win_);
+  for (int t = 0; t < size_; ++t) {
+    MPI_Put(fields, 5, MPI_UINT64_T, t, disp + 1, 5, MPI_UINT64_T, win_);
+    MPI_Put(&mine.pooled, 1, MPI_UINT64_T, t, disp + kPooledCell, 1, MPI_UINT64_T, win_);
+  }
   MPI_Win_flush_all(win_);
   for (int t = 0; t < size_; ++t) MPI_Put(&even, 1, MPI_UINT64_T, t, disp, 1, MPI_UINT64_T, win_);
   MPI_Win_flush_all(win_);

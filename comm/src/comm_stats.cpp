@@ -20,7 +20,9 @@ nlohmann::json toJson(const CommStats& s) {
           {"steal_round_trip_us_mean", answered ? s.stealRoundTripUsTotal / static_cast<double>(answered) : 0.0},
           {"comm_cpu_seconds", s.commCpuSeconds},
           {"comm_wall_seconds", s.commWallSeconds},
-          {"latency_us", s.latencyUs}};
+          {"latency_us", s.latencyUs},
+          {"round_trip_us", s.roundTripUs},
+          {"hunger_episodes", s.hungerEpisodes}};
 }
 
 }  // namespace jackdaw::comm

@@ -39,6 +39,8 @@ CommThread::CommThread(MPI_Comm comm, LoadBoard& board, LocalWork& work, VictimP
   stats_.latencyUs.assign(size_, 0.0);
   delaySumUs_.assign(size_, 0.0);
   delaySamples_.assign(size_, 0);
+  rttSumUs_.assign(size_, 0.0);
+  rttSamples_.assign(size_, 0);
   peerBeat_.assign(size_, 0);
   peerBeatSeenNs_.assign(size_, 0);
   probePeer_ = rank_;
@@ -138,8 +140,11 @@ void CommThread::run() {
   // it to the runtime so every rank ends with the same view.
   propagate();
   drain();
-  for (int p = 0; p < size_; ++p)
+  stats_.roundTripUs.assign(size_, 0.0);
+  for (int p = 0; p < size_; ++p) {
     stats_.latencyUs[p] = delaySamples_[p] ? delaySumUs_[p] / static_cast<double>(delaySamples_[p]) : 0.0;
+    stats_.roundTripUs[p] = rttSamples_[p] ? rttSumUs_[p] / static_cast<double>(rttSamples_[p]) : 0.0;
+  }
   stats_.boardPublishes = board_.publishes();
   stats_.commCpuSeconds = threadCpuSeconds();
   stats_.commWallSeconds = 1e-9 * static_cast<double>(nowNs() - wallStart);
@@ -164,6 +169,9 @@ bool CommThread::pollIncoming(bool draining) {
       s.buf.resize(sizeof count);
       if (!draining) count = work_.giveAway(half != 0, s.buf);
       if (count == 0) s.buf.resize(sizeof count);
+      // What we can give has changed (or the board said more than we had): say so at once, so the
+      // next thief reads our real count, not the one from before this answer.
+      if (count > 0 || lastRecord_.queued > 0) publishSoon_ = true;
       std::memcpy(s.buf.data(), &count, sizeof count);
       ++stats_.requestsAnswered;
       if (count) {
@@ -211,7 +219,7 @@ bool CommThread::pollIncoming(bool draining) {
         // A policy may own the pacing after a refusal (performance: retry at once, then back off).
         const std::int64_t d = policy_.onOutcome(o);
         if (!o.gotWork && d >= 0) nextStealNs_ = t + static_cast<std::uint64_t>(d) * 1000;
-        if (o.roundTripUs > 0) delaySample(o.victim, o.roundTripUs);
+        if (o.roundTripUs > 0) roundTripSample(o.victim, o.roundTripUs);
       }
     } else {
       // Nobody else sends on our private communicator; a stray tag is a bug worth stopping for.
@@ -223,8 +231,16 @@ bool CommThread::pollIncoming(bool draining) {
 
 bool CommThread::maybeSteal(std::uint64_t now) {
   if (size_ < 2 || board_.stopReason() != 0) return false;
+  // A hunger episode starts when the rank starts needing work; the policy starts it afresh
+  // (performance: the retry after a refusal belongs to one episode).
+  const bool hungry = work_.needsWork();
+  if (hungry && !hungry_) {
+    ++stats_.hungerEpisodes;
+    policy_.onHungry();
+  }
+  hungry_ = hungry;
   if (static_cast<int>(inflight_.size()) >= opts_.maxStealsInFlight || now < nextStealNs_) return false;
-  if (!work_.needsWork()) return false;
+  if (!hungry) return false;
   const int victim = policy_.choose();
   if (victim < 0 || victim == rank_ || inflight_.count(victim)) return false;
   PendingSend& s = sends_.emplace_back();
@@ -268,15 +284,23 @@ bool CommThread::propagate() {
   return any;
 }
 
+// The record goes out when it changed, at most every publishInterval, except that a change in
+// whether we have anything to give (stealable 0 <-> > 0), or a steal answer, goes out at once:
+// that is what a thief's choice turns on.
 void CommThread::maybePublish(std::uint64_t now) {
-  if (everPublished_ && now - lastPublishNs_ < static_cast<std::uint64_t>(opts_.publishInterval.count()) * 1000) return;
   RankRecord r;
+  r.queued = work_.stealableTasks();
+  const bool crossed = everPublished_ && ((r.queued == 0) != (lastRecord_.queued == 0));
+  const bool force = crossed || publishSoon_;
+  if (!force && everPublished_ && now - lastPublishNs_ < static_cast<std::uint64_t>(opts_.publishInterval.count()) * 1000)
+    return;
   r.workRate = work_.workRate();
-  r.queued = work_.queuedTasks();
+  r.pooled = work_.queuedTasks();
   r.running = static_cast<std::uint64_t>(std::max(0, work_.runningTasks()));
   r.idle = static_cast<std::uint64_t>(std::max(0, work_.idleWorkers()));
+  publishSoon_ = false;
   if (everPublished_ && r.workRate == lastRecord_.workRate && r.queued == lastRecord_.queued &&
-      r.running == lastRecord_.running && r.idle == lastRecord_.idle)
+      r.pooled == lastRecord_.pooled && r.running == lastRecord_.running && r.idle == lastRecord_.idle)
     return;
   board_.publish(r);
   lastRecord_ = r;
@@ -319,12 +343,20 @@ void CommThread::heartbeat(std::uint64_t now) {
   }
 }
 
-// Every delay sample goes to the policy (which smooths it, (3.2)) and into the plain mean that
-// --stats reports.
+// The delay (3.2) is the time to read a rank's load: timed one-sided reads only. A steal round
+// trip mostly measures the victim's comm-thread wake-up and would bias the delay against ranks
+// recently robbed, so it is reported apart (and offered to the policy as such). Both also go into
+// the plain means --stats reports.
 void CommThread::delaySample(int peer, double us) {
   delaySumUs_[peer] += us;
   ++delaySamples_[peer];
   policy_.onDelaySample(peer, us);
+}
+
+void CommThread::roundTripSample(int peer, double us) {
+  rttSumUs_[peer] += us;
+  ++rttSamples_[peer];
+  policy_.onRoundTrip(peer, us);
 }
 
 void CommThread::waveStep(std::uint64_t now) {

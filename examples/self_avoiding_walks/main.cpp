@@ -3,12 +3,12 @@
 //   saw -n 12                                    sequential
 //   saw -n 14 --skeleton depth_bounded -d 3      all cores
 //   mpirun -n 4 saw -n 16 --skeleton budget      four ranks
-#include <iostream>
+#include <string>
 
 #include <cereal/types/vector.hpp>
 
+#include "jackdaw/app/finish.hpp"
 #include "jackdaw/app/main.hpp"
-#include "jackdaw/app/report.hpp"
 #include "jackdaw/app/run.hpp"
 #include "model.hpp"
 
@@ -26,16 +26,13 @@ int main(int argc, char** argv) {
     params.maxDepth = maxSteps;  // walks of maxSteps steps are counted but not extended
     auto r = jackdaw::app::runSearch<saw::Model, jackdaw::Enumeration<saw::CountByLength>>(ctx, saw::Space{},
                                                                                           saw::Node{}, params);
-    // 3. Report: every rank computes the same result object; only rank 0 prints it.
-    if (jackdaw::app::isReporter(ctx)) {
-      const auto& counts = r.enumerator.get();
-      for (std::size_t n = 0; n < counts.size(); ++n) std::cout << n << ": " << counts[n] << "\n";
-      std::cout << "nodes: " << r.stats.nodes << "\ntime: " << r.seconds << " s\n";
-    }
-    auto doc = jackdaw::app::runJson(ctx, r.stats, r.seconds, r.stop);
-    doc["walks_by_length"] = r.enumerator.get();
-    jackdaw::app::writeStats(ctx, doc);
-    return r.complete() ? jackdaw::app::kSuccess : jackdaw::app::kPartial;
+    // 3. Report: the answer's lines and --stats fields; finish adds the lines every app prints
+    //    (status, nodes, time, rate), writes --stats and returns the exit code. Rank 0 prints.
+    jackdaw::app::Answer a;
+    const auto& counts = r.enumerator.get();
+    for (std::size_t n = 0; n < counts.size(); ++n) a.line(std::to_string(n), counts[n]);
+    a.result["walks_by_length"] = counts;
+    return jackdaw::app::finish(ctx, r, a);
   };
   return jackdaw::app::runMain(argc, argv, "saw", "Count self-avoiding walks on the square lattice", setup, body);
 }

@@ -28,6 +28,7 @@ struct TreeConfig {
   unsigned spinNs = 2000;
   CommOptions opts{};
   std::string policy = "random";
+  const PolicyRegistry* policies = nullptr;  // null: the built-in policies
   int stopFromRank = -1;            // that rank requests a stop right after start
   int stopReason = 1;               // … with this reason
   int secondStopFromRank = -1;      // and this rank, also before start, with secondStopReason
@@ -60,6 +61,7 @@ inline TreeRun runTree(const TreeConfig& cfg) {
     SessionConfig sc;
     sc.world = world;
     sc.policy = cfg.policy;
+    sc.policies = cfg.policies;
     sc.seed = cfg.opts.seed;
     sc.comm = cfg.opts;
     Session session(sc, cfg.workers, work);

@@ -66,7 +66,9 @@ class TreeWork : public LocalWork {
   }
   std::uint32_t giveAway(bool half, std::vector<std::byte>& out) override {
     std::lock_guard lock(m_);
-    const std::size_t k = half ? (deque_.size() + 1) / 2 : (deque_.empty() ? 0 : 1);
+    // The runtime's rule (stealableCount): tasks our own idle workers are about to take stay.
+    const std::size_t spare = stealableCount(deque_.size(), workers_ - running_.load());
+    const std::size_t k = half ? (spare + 1) / 2 : (spare == 0 ? 0 : 1);
     const std::size_t at = out.size();
     out.resize(at + k * sizeof(std::uint64_t));
     for (std::size_t i = 0; i < k; ++i) {

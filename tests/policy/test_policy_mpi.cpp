@@ -1,6 +1,11 @@
 // Whole distributed runs of the comm layer's synthetic tree (tests/comm/tree_work.hpp) under the
 // board-driven policies: every task runs exactly once and terminates, the policy's own counters
 // agree with the comm thread's, and no rank ever targets itself. Runs on 1, 2 and 4 ranks.
+#include <cstdio>
+#include <random>
+#include <string>
+
+#include "jackdaw/comm/policies/policy_support.hpp"
 #include "run_tree.hpp"
 
 using namespace jackdaw::comm;
@@ -21,6 +26,10 @@ TreeRun runWithPolicy(const std::string& name, std::uint64_t n, unsigned spinNs)
 }
 
 class PolicyRuns : public ::testing::TestWithParam<const char*> {};
+
+// BoardDrivesTheChoice: the share of thieves' choices that must go to the one rank with work.
+// Measured on 4 ranks (2 cores): performance and proportional 96-98 %, board-blind about 1/3.
+constexpr double kBoardShare = 0.75;
 
 }  // namespace
 
@@ -57,3 +66,75 @@ TEST_P(PolicyRuns, CompleteAndCountersAgree) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryPolicy, PolicyRuns, ::testing::Values("random", "performance", "proportional"));
+
+// The board drives the choice. A flat tree: the root's 600 children are leaves, so only rank 0
+// (which holds the root) ever has work to give; a thief's one worker runs what it gets at once.
+// Board-driven policies must send the large majority of their requests to rank 0. The negative
+// control is a policy blind to the board and to history (uniform over the other ranks): it sends
+// about 1/(P-1) there and must fail the same threshold, or the test could not tell them apart.
+// YewPar's `random` is not blind: it retries the last rank that gave work, which finds a lone
+// holder too, so its share is printed, not judged.
+namespace {
+struct BoardBlind final : VictimPolicy {
+  static constexpr const char* name = "board_blind";
+  static constexpr const char* summary = "test only: a uniformly random other rank, every time";
+  explicit BoardBlind(const PolicyEnv& e) : e_(e), rng_(e.seed ^ static_cast<std::uint64_t>(e.rank)), c_(e.size) {}
+  int choose() override {
+    const int v = uniformOther(rng_, e_.rank, e_.size);
+    ++c_.chosen[static_cast<std::size_t>(v)];
+    return v;
+  }
+  std::int64_t onOutcome(const StealOutcome& o) override {
+    c_.countOutcome(o.gotWork);
+    return kOwnBackoff;
+  }
+  nlohmann::json stats() const override { return c_.choiceJson(); }
+  PolicyEnv e_;
+  std::mt19937_64 rng_;
+  PolicyCounters c_;
+};
+
+double holderShare(const std::string& policy, int size) {
+  auto reg = PolicyRegistry::builtin();
+  reg.add<BoardBlind>();
+  TreeConfig cfg;
+  cfg.n = 601;
+  cfg.branching = 600;
+  cfg.workers = 1;
+  cfg.spinNs = 1'000'000;  // 1 ms a task: ~0.2 s on 4 ranks
+  cfg.policy = policy;
+  cfg.policies = &reg;
+  cfg.opts.seed = 5;
+  auto r = runTree(cfg);
+  expectComplete(r, size);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank != 0) return 0.0;
+  double toHolder = 0, all = 0;
+  for (int q = 1; q < size; ++q) {
+    const auto& h = r.policy[q]["targets_chosen"];
+    for (int v = 0; v < size; ++v) all += h[v].get<double>();
+    toHolder += h[0].get<double>();
+  }
+  std::printf("%s: %.0f of %.0f choices (%.1f %%) went to the rank holding the work\n", policy.c_str(), toHolder,
+              all, all > 0 ? 100.0 * toHolder / all : 0.0);
+  EXPECT_GT(all, 50) << policy << ": too few steal choices to judge";
+  return all > 0 ? toHolder / all : 0.0;
+}
+}  // namespace
+
+TEST(BoardDrivesTheChoice, BoardPoliciesFindTheOneRankWithWork) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size < 3) GTEST_SKIP() << "needs 3 or more ranks: with 2, rank 0 is every thief's only choice";
+  const double blind = holderShare("board_blind", size);
+  const double random = holderShare("random", size);
+  const double performance = holderShare("performance", size);
+  const double proportional = holderShare("proportional", size);
+  if (rank != 0) return;
+  (void)random;
+  EXPECT_LT(blind, kBoardShare) << "a board-blind policy reached the threshold: the test cannot tell policies apart";
+  EXPECT_GE(performance, kBoardShare) << "performance did not follow the board";
+  EXPECT_GE(proportional, kBoardShare) << "proportional did not follow the board";
+}

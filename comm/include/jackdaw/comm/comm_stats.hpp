@@ -25,13 +25,15 @@ struct CommStats {
   double stealRoundTripUsTotal = 0.0;  // sum over granted + refused steals
   double commCpuSeconds = 0.0;         // getrusage(RUSAGE_THREAD) of the comm thread
   double commWallSeconds = 0.0;
-  std::vector<double> latencyUs;       // mean delay sample to each rank, µs (0 for self / none)
+  std::vector<double> latencyUs;       // mean timed one-sided read of each rank's record, µs ((3.2)'s samples)
+  std::vector<double> roundTripUs;     // mean steal round trip to each rank, µs (0: none)
+  std::uint64_t hungerEpisodes = 0;    // times this rank started needing work
 
   template <class Archive>
   void serialize(Archive& ar) {
     ar(stealRequestsSent, stealsGranted, stealsRefused, requestsAnswered, requestsGranted, tasksSent, tasksReceived,
        bytesSent, bytesReceived, boardPublishes, boundPublishes, stopPublishes, waves, stealRoundTripUsTotal,
-       commCpuSeconds, commWallSeconds, latencyUs);
+       commCpuSeconds, commWallSeconds, latencyUs, roundTripUs, hungerEpisodes);
   }
 };
 

@@ -107,7 +107,8 @@ class CommThread {
   void testSends();
   void drain();
   void idleSleep(std::chrono::microseconds d);
-  void delaySample(int peer, double us);
+  void delaySample(int peer, double us);      // a timed one-sided read: (3.2)'s sample
+  void roundTripSample(int peer, double us);  // a steal round trip: reported apart
   void heartbeat(std::uint64_t nowNs);  // beat, and check the peers' beats (the watchdog)
 
   MPI_Comm comm_;
@@ -139,6 +140,10 @@ class CommThread {
   std::uint64_t nextRefreshNs_ = 0;                    // the policy's next refresh
   std::vector<double> delaySumUs_;                     // per peer, for the mean in stats
   std::vector<std::uint64_t> delaySamples_;
+  std::vector<double> rttSumUs_;                       // steal round trips per victim
+  std::vector<std::uint64_t> rttSamples_;
+  bool hungry_ = false;                                // needsWork() at the last look (hunger episodes)
+  bool publishSoon_ = false;                           // a steal answer changed what we can give
   std::uint64_t lastBeatNs_ = 0;
   std::vector<std::uint64_t> peerBeat_, peerBeatSeenNs_;  // last beat count seen, and when it changed
   // termination wave

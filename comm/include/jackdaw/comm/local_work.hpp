@@ -22,12 +22,23 @@
 
 namespace jackdaw::comm {
 
+// The tasks a thief can take from a rank right now: its queued tasks beyond those its own idle
+// workers are about to take. giveAway refuses exactly when this is 0, and the board publishes it,
+// so a board-driven policy is never sent to a rank that would refuse on its current count.
+inline std::size_t stealableCount(std::size_t queued, int idleWorkers) noexcept {
+  const auto mine = static_cast<std::size_t>(idleWorkers > 0 ? idleWorkers : 0);
+  return queued > mine ? queued - mine : 0;
+}
+
 class LocalWork {
  public:
   virtual ~LocalWork() = default;
 
   // --- load, published on the board ---
-  virtual std::size_t queuedTasks() = 0;  // exact pool size (tasks a thief could take)
+  virtual std::size_t queuedTasks() = 0;  // exact pool size
+  // Tasks a thief could take now (published as the board's task count); giveAway must hand over
+  // tasks exactly while this is > 0.
+  virtual std::size_t stealableTasks() { return stealableCount(queuedTasks(), idleWorkers()); }
   virtual int runningTasks() = 0;
   virtual int idleWorkers() = 0;
   virtual double workRate() = 0;          // the rank's mean worker rate (3.1)

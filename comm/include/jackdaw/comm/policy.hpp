@@ -75,8 +75,12 @@ class VictimPolicy {
   // How the last steal ended. Returns when to ask next after a refusal: >= 0 wait exactly that
   // many µs (0 = at once), kOwnBackoff = the comm thread's own growing back-off.
   virtual std::int64_t onOutcome(const StealOutcome&) { return kOwnBackoff; }
-  // A latency sample to `peer` in µs (timed one-sided reads and steal round trips).
+  // A delay sample to `peer` in µs: a timed one-sided read of its board record ((3.2)'s sample).
   virtual void onDelaySample(int /*peer*/, double /*us*/) {}
+  // A steal round trip to `peer` in µs (request to answer; mostly the victim's wake-up time).
+  virtual void onRoundTrip(int /*peer*/, double /*us*/) {}
+  // This rank has just started needing work (a new hunger episode): per-episode state restarts.
+  virtual void onHungry() {}
   // Optional periodic work: the comm thread calls it once at start-up (nowNs of the first loop)
   // and then whenever the time it returned has come. Returns the next time (steady clock, ns).
   virtual std::uint64_t refresh(std::uint64_t /*nowNs*/) { return kNever; }

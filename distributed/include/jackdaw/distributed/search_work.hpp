@@ -43,12 +43,12 @@ class SearchWork final : public comm::LocalWork {
     // a just-received task straight on let two idle ranks bounce tasks between them thousands of
     // times (seen as >12,000 granted steals in a 2-rank NS run that took 1.5x as long).
     const std::size_t queued = s_.pool().size();
-    const auto mine = static_cast<std::size_t>(std::max(0, s_.runtime().idleWorkers()));
-    if (queued <= mine) {
+    const std::size_t spare = comm::stealableCount(queued, s_.runtime().idleWorkers());
+    if (spare == 0) {
       if (queued == 0) s_.requestSplit();  // stack stealing: a busy worker splits at its next node
       return 0;
     }
-    const std::size_t want = half ? std::max<std::size_t>(1, (queued - mine) / 2) : 1;
+    const std::size_t want = half ? std::max<std::size_t>(1, spare / 2) : 1;
     std::uint32_t count = 0;
     comm::wire::Writer w(out);
     while (count < want) {

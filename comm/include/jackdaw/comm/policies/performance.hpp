@@ -11,6 +11,9 @@
 // - getting work: choose() returns the cached target; on a refusal an auxiliary refresh runs at
 //   once and the retry is immediate; a second refusal backs off for backoffMs. Auxiliary
 //   refreshes do not change the automatic wait (the rule above belongs to the refresh loop).
+// - Jackdaw's reading of "query every rank afresh": a rank that refused us is left out of every
+//   refresh until it has republished its record (the record we would score it on is the one that
+//   just proved stale); and the one retry belongs to a hunger episode, so it restarts with each.
 //
 //   PerformancePolicy p(env, {});  p.refresh(now);  int v = p.choose();
 #pragma once
@@ -18,6 +21,7 @@
 #include <algorithm>
 #include <limits>
 #include <random>
+#include <vector>
 
 #include "jackdaw/comm/policies/policy_support.hpp"
 
@@ -53,7 +57,7 @@ class PerformancePolicy final : public VictimPolicy {
 
   PerformancePolicy(const PolicyEnv& e, const Params& p)
       : p_(p), rank_(e.rank), size_(e.size), rng_(e.seed ^ static_cast<std::uint64_t>(e.rank)), scores_(e, p.score),
-        counters_(e.size), waitMs_(p.waitInitialMs) {
+        counters_(e.size), refusedStamp_(static_cast<std::size_t>(e.size), 0), waitMs_(p.waitInitialMs) {
     // Before the first refresh there is no information: start from a random rank, as a "no
     // target" refresh would.
     if (size_ > 1) target_ = uniformOther(rng_, rank_, size_);
@@ -67,6 +71,15 @@ class PerformancePolicy final : public VictimPolicy {
 
   std::int64_t onOutcome(const StealOutcome& o) override {
     counters_.countOutcome(o.gotWork);
+    if (o.victim >= 0 && o.victim < size_) {
+      const auto i = static_cast<std::size_t>(o.victim);
+      if (o.gotWork) {
+        refusedStamp_[i] = 0;
+      } else {
+        scores_.readOne(o.victim);
+        refusedStamp_[i] = scores_.record(o.victim).timeNs;  // 0 = never published: nothing to guard
+      }
+    }
     if (o.gotWork) {
       retried_ = false;
       return kOwnBackoff;
@@ -85,6 +98,16 @@ class PerformancePolicy final : public VictimPolicy {
   }
 
   void onDelaySample(int peer, double us) override { scores_.onDelaySample(peer, us); }
+
+  // A new hunger episode: a refusal now is the episode's first, answered with the auxiliary
+  // refresh and one retry, whatever happened in the last episode.
+  void onHungry() override { retried_ = false; }
+
+  // True while `r` refused us and has not republished since.
+  bool guarded(int r) const {
+    const std::uint64_t stamp = refusedStamp_[static_cast<std::size_t>(r)];
+    return stamp != 0 && scores_.record(r).timeNs == stamp;
+  }
 
   // The automatic refresh.
   std::uint64_t refresh(std::uint64_t nowNs) override {
@@ -106,6 +129,7 @@ class PerformancePolicy final : public VictimPolicy {
   nlohmann::json stats() const override {
     auto j = counters_.toJson();
     j["wait_ms_final"] = waitMs_;
+    j["guarded_skips"] = guardedSkips_;
     return j;
   }
 
@@ -122,6 +146,10 @@ class PerformancePolicy final : public VictimPolicy {
     double bestScore = 0.0;
     for (int r = 0; r < size_; ++r) {
       if (r == rank_) continue;
+      if (guarded(r)) {
+        ++guardedSkips_;
+        continue;
+      }
       const double s = scores_.score(r);
       if (best < 0 || s > bestScore) best = r, bestScore = s;  // ties: the lowest rank
     }
@@ -139,6 +167,8 @@ class PerformancePolicy final : public VictimPolicy {
   std::mt19937_64 rng_;
   PeerScores scores_;
   PolicyCounters counters_;
+  std::vector<std::uint64_t> refusedStamp_;  // per rank: its record's timeNs when it refused us (0: none)
+  std::uint64_t guardedSkips_ = 0;
   int target_ = -1;
   double waitMs_;
   std::uint64_t firstRefreshNs_ = 0;
