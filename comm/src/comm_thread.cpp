@@ -44,6 +44,15 @@ CommThread::CommThread(MPI_Comm comm, LoadBoard& board, LocalWork& work, VictimP
   peerBeat_.assign(size_, 0);
   peerBeatSeenNs_.assign(size_, 0);
   probePeer_ = rank_;
+  // A common time origin for the herding bins: every rank leaves the barrier within microseconds.
+  MPI_Barrier(comm_);
+  startNs_ = nowNs();
+}
+
+void CommThread::endBurst() {
+  if (burst_ == 0) return;
+  ++stats_.requestBursts[std::min<std::size_t>(burst_, CommStats::kBurstCells) - 1];
+  burst_ = 0;
 }
 
 CommThread::~CommThread() {
@@ -140,6 +149,7 @@ void CommThread::run() {
   // it to the runtime so every rank ends with the same view.
   propagate();
   drain();
+  endBurst();
   stats_.roundTripUs.assign(size_, 0.0);
   for (int p = 0; p < size_; ++p) {
     stats_.latencyUs[p] = delaySamples_[p] ? delaySumUs_[p] / static_cast<double>(delaySamples_[p]) : 0.0;
@@ -163,6 +173,10 @@ bool CommThread::pollIncoming(bool draining) {
     if (st.MPI_TAG == kTagStealRequest) {
       int half = 0;
       MPI_Recv(&half, 1, MPI_INT, st.MPI_SOURCE, kTagStealRequest, comm_, MPI_STATUS_IGNORE);
+      const std::uint64_t at = nowNs();
+      if (burst_ > 0 && at - lastRequestNs_ > static_cast<std::uint64_t>(opts_.herdWindow.count()) * 1000) endBurst();
+      ++burst_;
+      lastRequestNs_ = at;
       // The reply: a task count, then the tasks, serialised straight into the send buffer.
       PendingSend& s = sends_.emplace_back();
       std::uint32_t count = 0;
@@ -250,6 +264,12 @@ bool CommThread::maybeSteal(std::uint64_t now) {
   MPI_Isend(s.buf.data(), sizeof half, MPI_BYTE, victim, kTagStealRequest, comm_, &s.req);
   inflight_[victim] = now;
   ++stats_.stealRequestsSent;
+  if (stats_.choiceBins.size() < CommStats::kMaxChoices) {
+    stats_.choiceBins.push_back(static_cast<std::uint32_t>((now - std::min(now, startNs_)) / 10'000'000));
+    stats_.choiceVictims.push_back(static_cast<std::uint32_t>(victim));
+  } else {
+    ++stats_.choicesDropped;
+  }
   return true;
 }
 

@@ -46,7 +46,9 @@ inline nlohmann::json commJson(const std::vector<RankReport>& reports) {
       if (v.is_number()) totals[k] = totals.value(k, 0.0) + v.get<double>();
     ranks.push_back(j);
   }
-  return {{"ranks", ranks}, {"totals", totals}};
+  std::vector<const CommStats*> comms;
+  for (const auto& r : reports) comms.push_back(&r.comm);
+  return {{"ranks", ranks}, {"totals", totals}, {"herding", herding(comms)}};
 }
 
 inline TreeRun runTree(const TreeConfig& cfg) {

@@ -94,7 +94,12 @@ struct BoardBlind final : VictimPolicy {
   PolicyCounters c_;
 };
 
-double holderShare(const std::string& policy, int size) {
+struct Shares {
+  double holder = 0;  // share of choices to the rank with the work
+  double herd = 0;    // herding: share to the most chosen victim of the same 10 ms
+};
+
+Shares holderShare(const std::string& policy, int size) {
   auto reg = PolicyRegistry::builtin();
   reg.add<BoardBlind>();
   TreeConfig cfg;
@@ -109,7 +114,7 @@ double holderShare(const std::string& policy, int size) {
   expectComplete(r, size);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank != 0) return 0.0;
+  if (rank != 0) return {};
   double toHolder = 0, all = 0;
   for (int q = 1; q < size; ++q) {
     const auto& h = r.policy[q]["targets_chosen"];
@@ -119,7 +124,17 @@ double holderShare(const std::string& policy, int size) {
   std::printf("%s: %.0f of %.0f choices (%.1f %%) went to the rank holding the work\n", policy.c_str(), toHolder,
               all, all > 0 ? 100.0 * toHolder / all : 0.0);
   EXPECT_GT(all, 50) << policy << ": too few steal choices to judge";
-  return all > 0 ? toHolder / all : 0.0;
+  // The herding log holds every steal request sent (none dropped at this size), and the bursts
+  // hold no more requests than the victims answered.
+  const auto& h = r.stats["herding"];
+  EXPECT_EQ(h["choices"].get<double>(), r.stats["totals"]["steal_requests_sent"].get<double>()) << policy;
+  EXPECT_EQ(h["choices_dropped"].get<double>(), 0) << policy;
+  double inBursts = 0;
+  for (std::size_t k = 0; k + 1 < h["bursts"].size(); ++k) inBursts += static_cast<double>(k + 1) * h["bursts"][k].get<double>();
+  EXPECT_LE(inBursts, r.stats["totals"]["requests_answered"].get<double>()) << policy;
+  std::printf("%s: herding share %.2f over %d bins; bursts %s\n", policy.c_str(), h["share_to_most_chosen"].get<double>(),
+              h["bins_10ms"].get<int>(), h["bursts"].dump().c_str());
+  return {all > 0 ? toHolder / all : 0.0, h["share_to_most_chosen"].get<double>()};
 }
 }  // namespace
 
@@ -128,13 +143,17 @@ TEST(BoardDrivesTheChoice, BoardPoliciesFindTheOneRankWithWork) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (size < 3) GTEST_SKIP() << "needs 3 or more ranks: with 2, rank 0 is every thief's only choice";
-  const double blind = holderShare("board_blind", size);
-  const double random = holderShare("random", size);
-  const double performance = holderShare("performance", size);
-  const double proportional = holderShare("proportional", size);
+  const Shares blind = holderShare("board_blind", size);
+  const Shares random = holderShare("random", size);
+  const Shares performance = holderShare("performance", size);
+  const Shares proportional = holderShare("proportional", size);
   if (rank != 0) return;
   (void)random;
-  EXPECT_LT(blind, kBoardShare) << "a board-blind policy reached the threshold: the test cannot tell policies apart";
-  EXPECT_GE(performance, kBoardShare) << "performance did not follow the board";
-  EXPECT_GE(proportional, kBoardShare) << "proportional did not follow the board";
+  EXPECT_LT(blind.holder, kBoardShare) << "a board-blind policy reached the threshold: the test cannot tell policies apart";
+  EXPECT_GE(performance.holder, kBoardShare) << "performance did not follow the board";
+  EXPECT_GE(proportional.holder, kBoardShare) << "proportional did not follow the board";
+  // With one rank holding the work every board-driven thief heads for it: the herding measure
+  // must see that, and see less of it for choices blind to the board.
+  EXPECT_GT(performance.herd, blind.herd);
+  EXPECT_GT(proportional.herd, blind.herd);
 }

@@ -122,7 +122,10 @@ nlohmann::json distributedJson(const distributed::Report& report, int ranks) {
   totals["steals_granted"] = commTotals.value("steals_granted", std::uint64_t{0});
   totals["steals_failed"] = commTotals.value("steals_refused", std::uint64_t{0});
   totals["comm"] = commTotals;
+  std::vector<const comm::CommStats*> comms;
+  for (const auto& r : report.ranks) comms.push_back(&r.comm);
   return {{"ranks", ranks},
+          {"herding", comm::herding(comms)},
           {"policy_name", report.policy},
           {"per_rank", perRank},
           {"totals", totals},

@@ -62,6 +62,9 @@ struct CommOptions {
   std::chrono::microseconds waveInterval{200}, busyWaveInterval{2000};
   std::chrono::microseconds latencyProbeInterval{20000};         // one timed read every …
   std::chrono::microseconds stealRetryMax{1000};                 // thief backoff after refusals
+  // Requests arriving closer together than this form one burst (herding stats): about one steal
+  // round trip on a shared-memory node (bench/results/comm.md).
+  std::chrono::microseconds herdWindow{1000};
   // Watchdog: every comm thread beats on the board every heartbeatInterval; a rank that sees a
   // peer's beat unchanged for longer than watchdogSeconds aborts the job naming that peer (a rank
   // SIGSTOP'd, swapped out or cut off). The workers do not beat, so a long node expansion never
@@ -144,6 +147,10 @@ class CommThread {
   std::vector<std::uint64_t> rttSamples_;
   bool hungry_ = false;                                // needsWork() at the last look (hunger episodes)
   bool publishSoon_ = false;                           // a steal answer changed what we can give
+  std::uint64_t startNs_ = 0;                          // common start (after a barrier): choice bins
+  std::uint64_t lastRequestNs_ = 0;                    // herding: the last steal request's arrival
+  std::uint64_t burst_ = 0;                            // … and the burst it belongs to so far
+  void endBurst();
   std::uint64_t lastBeatNs_ = 0;
   std::vector<std::uint64_t> peerBeat_, peerBeatSeenNs_;  // last beat count seen, and when it changed
   // termination wave
