@@ -165,7 +165,14 @@ def extract(doc):
     per_rank = dist.get("per_rank", [])
     busy = sum(r.get("busy_us", 0) for r in per_rank) or tot.get("busy_us", 0)
     idle = sum(r.get("idle_us", 0) for r in per_rank) or tot.get("idle_us", 0)
+    # Steal round trip: the ranks' own means, weighted by the requests each answered for itself.
+    rtt_w = [(r.get("comm", {}).get("steal_round_trip_us_mean", 0.0),
+              r.get("comm", {}).get("steals_granted", 0) + r.get("comm", {}).get("steals_refused", 0)) for r in per_rank]
+    answered = sum(w for _, w in rtt_w)
+    herd = dist.get("herding", {})
     return {
+        "round_trip_us": sum(m * w for m, w in rtt_w) / answered if answered else float("nan"),
+        "herding": herd.get("share_to_most_chosen", float("nan")),
         "seconds": float(doc["seconds"]),
         "nodes": doc.get("stats", {}).get("nodes", 0),
         "steals": tot.get("steal_requests", 0),
@@ -175,6 +182,11 @@ def extract(doc):
                       "steal_requests": r.get("steal_requests", 0), "steals_failed": r.get("steals_failed", 0)}
                      for i, r in enumerate(per_rank)],
     }
+
+
+def median_of(values):
+    v = [x for x in values if not (isinstance(x, float) and math.isnan(x))]
+    return statistics.median(v) if v else float("nan")
 
 
 def summarise(runs):
@@ -195,6 +207,9 @@ def summarise(runs):
             "steals_per_run": steals / len(rs),
             "failed_steal_pct": 100.0 * failed / steals if steals else 0.0,
             "idle_pct": statistics.mean(r["idle_pct"] for r in rs),
+            # medians over runs; NaN when the runs carry no such numbers (one rank, or older stats)
+            "round_trip_us": median_of(r.get("round_trip_us", float("nan")) for r in rs),
+            "herding": median_of(r.get("herding", float("nan")) for r in rs),
             "nodes_median": statistics.median(r["nodes"] for r in rs),
         })
     # (4.1): speedup of each policy over random, on means (and medians) of the same configuration
@@ -243,6 +258,8 @@ COLUMNS = [("mode", "mode", "{}"), ("ranks", "ranks", "{}"), ("policy", "policy"
            ("pairs_won", "pairs won", "{}"),
            ("variability_pct", "variability % (4.2)", "{:.1f}"), ("steals_per_run", "steals/run", "{:.0f}"),
            ("failed_steal_pct", "failed steals %", "{:.1f}"), ("idle_pct", "idle %", "{:.1f}"),
+           ("round_trip_us", "steal round trip µs (median)", "{:.0f}"),
+           ("herding", "herding share (median)", "{:.2f}"),
            ("nodes_median", "nodes (median)", "{:.0f}")]
 
 
