@@ -138,7 +138,7 @@ void CommThread::run() {
       backoff = opts_.minSleep;
     } else if (!terminated_.load(std::memory_order_relaxed)) {
       const auto cap = !inflight_.empty()           ? opts_.minSleep
-                       : lastRecord_.queued > 0 ? opts_.victimMaxSleep
+                       : lastRecord_.pooled > 0 ? opts_.victimMaxSleep  // pool, stealable or not: answer soon
                                                 : opts_.maxSleep;
       backoff = std::min(backoff, cap);
       idleSleep(backoff);
