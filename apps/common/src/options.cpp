@@ -9,16 +9,8 @@
 
 namespace jackdaw::app {
 
-namespace {
-std::string joined(const std::vector<std::string>& names) {
-  std::string s;
-  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
-  return s;
-}
-}  // namespace
-
 void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistry& policies) {
-  app.add_option("--skeleton", o.skeleton, "Search skeleton: " + joined(skeletons::names<AppSkeletons>()))
+  app.add_option("--skeleton", o.skeleton, "Search skeleton: " + skeletons::join(skeletons::names<AppSkeletons>()))
       ->capture_default_str()
       ->check(CLI::IsMember(skeletons::names<AppSkeletons>()));
   app.add_option("--threads", o.threads, "Workers per rank (0: one per CPU the process may use)")
