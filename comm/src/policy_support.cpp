@@ -7,7 +7,7 @@ namespace jackdaw::comm {
 
 PeerScores::PeerScores(const PolicyEnv& env, const ScoreParams& p)
     : p_(p), workers_(std::max(1, env.workers)), view_(env.board), delay_(static_cast<std::size_t>(env.size), 0.0),
-      rec_(static_cast<std::size_t>(env.size)) {}
+      rec_(static_cast<std::size_t>(env.size)), refusedAt_(static_cast<std::size_t>(env.size), 0) {}
 
 void PeerScores::onDelaySample(int peer, double us) {
   if (peer < 0 || peer >= size()) return;

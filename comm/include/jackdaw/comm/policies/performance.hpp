@@ -57,7 +57,7 @@ class PerformancePolicy final : public VictimPolicy {
 
   PerformancePolicy(const PolicyEnv& e, const Params& p)
       : p_(p), rank_(e.rank), size_(e.size), rng_(e.seed ^ static_cast<std::uint64_t>(e.rank)), scores_(e, p.score),
-        counters_(e.size), refusedStamp_(static_cast<std::size_t>(e.size), 0), waitMs_(p.waitInitialMs) {
+        counters_(e.size), waitMs_(p.waitInitialMs) {
     // Before the first refresh there is no information: start from a random rank, as a "no
     // target" refresh would.
     if (size_ > 1) target_ = uniformOther(rng_, rank_, size_);
@@ -72,13 +72,8 @@ class PerformancePolicy final : public VictimPolicy {
   std::int64_t onOutcome(const StealOutcome& o) override {
     counters_.countOutcome(o.gotWork);
     if (o.victim >= 0 && o.victim < size_) {
-      const auto i = static_cast<std::size_t>(o.victim);
-      if (o.gotWork) {
-        refusedStamp_[i] = 0;
-      } else {
-        scores_.readOne(o.victim);
-        refusedStamp_[i] = scores_.record(o.victim).timeNs;  // 0 = never published: nothing to guard
-      }
+      if (o.gotWork) scores_.noteWork(o.victim);
+      else scores_.noteRefusal(o.victim);
     }
     if (o.gotWork) {
       retried_ = false;
@@ -104,10 +99,7 @@ class PerformancePolicy final : public VictimPolicy {
   void onHungry() override { retried_ = false; }
 
   // True while `r` refused us and has not republished since.
-  bool guarded(int r) const {
-    const std::uint64_t stamp = refusedStamp_[static_cast<std::size_t>(r)];
-    return stamp != 0 && scores_.record(r).timeNs == stamp;
-  }
+  bool guarded(int r) const { return scores_.stale(r); }
 
   // The automatic refresh.
   std::uint64_t refresh(std::uint64_t nowNs) override {
@@ -167,7 +159,6 @@ class PerformancePolicy final : public VictimPolicy {
   std::mt19937_64 rng_;
   PeerScores scores_;
   PolicyCounters counters_;
-  std::vector<std::uint64_t> refusedStamp_;  // per rank: its record's timeNs when it refused us (0: none)
   std::uint64_t guardedSkips_ = 0;
   int target_ = -1;
   double waitMs_;

@@ -46,12 +46,24 @@ class PeerScores {
   // (3.3) from the last read: max(workRate, minRate)·queued − averageDelay
   double score(int peer) const;
 
+  // The stale guard both board-driven policies use: a rank that refused us is stale until its
+  // record changes (the record we would score it on just proved wrong). noteRefusal re-reads its
+  // record and remembers its time; work from the rank clears it.
+  void noteRefusal(int peer) {
+    readOne(peer);
+    refusedAt_[static_cast<std::size_t>(peer)] = record(peer).timeNs;  // 0 = never published: nothing to guard
+  }
+  void noteWork(int peer) { refusedAt_[static_cast<std::size_t>(peer)] = 0; }
+  bool refused(int peer) const { return refusedAt_[static_cast<std::size_t>(peer)] != 0; }
+  bool stale(int peer) const { return refused(peer) && record(peer).timeNs == refusedAt_[static_cast<std::size_t>(peer)]; }
+
  private:
   ScoreParams p_;
   int workers_;
   const BoardView* view_;
   std::vector<double> delay_;
-  std::vector<RankRecord> rec_;  // initial record: rate 1.0, queued 0 (the specification's initial NodeInfo)
+  std::vector<RankRecord> rec_;
+  std::vector<std::uint64_t> refusedAt_;  // per rank: its record's time when it refused us (0: none)  // initial record: rate 1.0, queued 0 (the specification's initial NodeInfo)
 };
 
 // Counters a policy reports under --stats. choiceJson() keys (every policy): steals_tried,

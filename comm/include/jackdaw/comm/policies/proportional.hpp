@@ -47,14 +47,12 @@ class ProportionalPolicy final : public VictimPolicy {
 
   ProportionalPolicy(const PolicyEnv& e, const Params& p)
       : p_(p), rank_(e.rank), size_(e.size), rng_(e.seed ^ static_cast<std::uint64_t>(e.rank)), scores_(e, p.score),
-        counters_(e.size), refusedStamp_(static_cast<std::size_t>(e.size), 0),
-        cumulative_(static_cast<std::size_t>(e.size), 0.0) {}
+        counters_(e.size), cumulative_(static_cast<std::size_t>(e.size), 0.0) {}
 
   // The sampling weight of rank r from the latest board read (0 for ourselves).
   double weight(int r) const {
     if (r == rank_) return 0.0;
-    const std::uint64_t stamp = refusedStamp_[static_cast<std::size_t>(r)];
-    if (p_.staleGuard && stamp != 0 && scores_.record(r).timeNs == stamp) return 0.0;
+    if (p_.staleGuard && scores_.stale(r)) return 0.0;
     return std::max(0.0, scores_.score(r));
   }
 
@@ -69,7 +67,7 @@ class ProportionalPolicy final : public VictimPolicy {
       for (int r = 0; r < size_; ++r) {
         if (r != rank_) scores_.readOne(r);
         const double w = weight(r);
-        if (w == 0.0 && r != rank_ && refusedStamp_[static_cast<std::size_t>(r)] != 0 && scores_.score(r) > 0.0)
+        if (w == 0.0 && r != rank_ && scores_.refused(r) && scores_.score(r) > 0.0)
           ++guardedSkips_;
         total += w;
         cumulative_[static_cast<std::size_t>(r)] = total;
@@ -96,18 +94,13 @@ class ProportionalPolicy final : public VictimPolicy {
   std::int64_t onOutcome(const StealOutcome& o) override {
     if (o.victim < 0 || o.victim >= size_) return kOwnBackoff;
     counters_.countOutcome(o.gotWork);
-    const auto i = static_cast<std::size_t>(o.victim);
     if (o.gotWork) {
       last_ = o.victim;
-      refusedStamp_[i] = 0;
+      scores_.noteWork(o.victim);
       return kOwnBackoff;
     }
     if (o.victim == last_) last_ = -1;
-    if (p_.staleGuard) {
-      scores_.readOne(o.victim);
-      // timeNs 0 = never published: its weight is 0 anyway, nothing to guard.
-      refusedStamp_[i] = scores_.record(o.victim).timeNs;
-    }
+    if (p_.staleGuard) scores_.noteRefusal(o.victim);
     return kOwnBackoff;
   }
 
@@ -133,7 +126,6 @@ class ProportionalPolicy final : public VictimPolicy {
   PolicyCounters counters_;
   int last_ = -1;
   // staleGuard: board timestamp of the record a refusing rank had when it refused (0 = none)
-  std::vector<std::uint64_t> refusedStamp_;
   std::vector<double> cumulative_;
   std::uint64_t stickyChoices_ = 0, sampledChoices_ = 0, guardedSkips_ = 0;
 };
