@@ -51,8 +51,23 @@ class NodeRules {
     return false;
   }
 
+  // Every `every` visits on this worker, call fn(ctx); every == 0 or fn == nullptr: never. Set
+  // while no task runs (a parallel skeleton sets it for SearchObserver::pulse). A plain function
+  // pointer, so a search without a pulse pays one predictable branch per node. Leaves counted in
+  // bulk (countsLeavesInBulk) are not visited one by one and do not advance it.
+  void setPulse(unsigned every, void (*fn)(void*), void* ctx) {
+    pulseFn_ = every > 0 ? fn : nullptr;
+    pulseCtx_ = ctx;
+    pulseEvery_ = every;
+    pulseLeft_ = every;
+  }
+
   // Visit a node that survived the bound: count it, fold it, or test its objective.
   void visit(const Node& n, int depth) {
+    if (pulseFn_ && --pulseLeft_ == 0) {
+      pulseLeft_ = pulseEvery_;
+      pulseFn_(pulseCtx_);
+    }
     stats.addNodes(1);
     if (static_cast<std::uint64_t>(depth) > stats.maxDepth) stats.maxDepth = depth;
     if constexpr (isEnumeration<K>) {
@@ -96,6 +111,10 @@ class NodeRules {
   typename T::IncumbentT* incumbent_;
   StopFlag& stop_;
   int maxDepth_;  // params.maxDepth, or "no limit" as INT_MAX: one compare per node
+  void (*pulseFn_)(void*) = nullptr;  // see setPulse
+  void* pulseCtx_ = nullptr;
+  unsigned pulseEvery_ = 0;
+  unsigned pulseLeft_ = 0;  // visits until the next pulse on this worker
 };
 
 }  // namespace jackdaw

@@ -11,6 +11,10 @@
 //
 // Calls come from worker threads, concurrently: an observer guards its own state. With no
 // observer attached the engine makes no call at all.
+//
+// To poll outside state from the workers themselves (a driver's doorbell, say), override
+// pulseEvery() and pulse(): each worker then calls pulse() about every pulseEvery() nodes it
+// visits. With no observer asking for a pulse, the cost per node is one untaken branch.
 #pragma once
 
 #include <cstddef>
@@ -33,6 +37,13 @@ class SearchObserver {
   virtual void stopRequested(StopReason) {}
   // A worker found a better solution (the incumbent's bound improved through a node).
   virtual void incumbentImproved() {}
+  // Visited nodes between pulses on each worker; 0: no pulse wanted. Read once, when the observer
+  // is attached (ParallelSearch::observe), so it must not change afterwards.
+  virtual unsigned pulseEvery() const { return 0; }
+  // Called by a worker about every pulseEvery() nodes it visits (more often if another attached
+  // observer asks for a shorter period), from several workers at once. It runs in the search's
+  // hot path, so it must be cheap: a relaxed load, not a lock or a system call.
+  virtual void pulse() {}
 };
 
 }  // namespace jackdaw

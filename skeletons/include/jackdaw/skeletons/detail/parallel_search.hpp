@@ -18,7 +18,8 @@
 //   std::optional<TaskT> stealShallowest()   take the shallowest task for a remote thief
 //   tasksCreated(), tasksFinished()          monotone counters (pushed / run to the end)
 //   pool().size(), runtime().idleWorkers(), runtime().runningTasks(), runtime().meanWorkRate()
-//   observe(SearchObserver*)                 events: pool ran dry, stop, better incumbent, …
+//   observe(SearchObserver*)                 events: pool ran dry, stop, better incumbent, …, and
+//                                            a pulse every few visited nodes (pulseEvery())
 //   runtime().hold() before run(), runtime().release() when it decides the search is over.
 //   keepUnexplored() before run(), takeUnexplored() after it: the work an interruption cut short
 //   (for a checkpoint), and pushAll(tasks) as the seed to continue it.
@@ -94,10 +95,15 @@ class ParallelSearch {
     incumbent_.setListener([this](const typename T::Obj&) {
       for (SearchObserver* x : observers_) x->incumbentImproved();
     });
+    if (const unsigned every = o->pulseEvery()) {
+      pulsed_.push_back({o, every});
+      applyPulse();
+    }
   }
   void forget(SearchObserver* o) {
     std::erase(observers_, o);
     if (observers_.empty()) incumbent_.setListener(nullptr);
+    if (std::erase_if(pulsed_, [o](const auto& p) { return p.first == o; }) > 0) applyPulse();
   }
   // How every task is run; set before the first task can arrive (before run(), or before a
   // driver injects).
@@ -249,6 +255,17 @@ class ParallelSearch {
       for (SearchObserver* o : observers_) o->poolRanDry();
   }
 
+  // Every worker pulses at the shortest period any attached observer asked for (none: no pulse,
+  // and visit() pays only its null check). The slots exist from construction on.
+  void applyPulse() {
+    unsigned every = 0;
+    for (const auto& p : pulsed_) every = every == 0 ? p.second : std::min(every, p.second);
+    for (auto& s : slots_) s->rules.setPulse(every, &ParallelSearch::pulseAll, this);
+  }
+  static void pulseAll(void* self) {
+    for (const auto& p : static_cast<ParallelSearch*>(self)->pulsed_) p.first->pulse();
+  }
+
   // Tells the observers each time the stop reason rises (interrupted, then found, then failed).
   void noteStop() {
     const int r = static_cast<int>(stop_.reason());
@@ -268,6 +285,7 @@ class ParallelSearch {
   std::vector<std::unique_ptr<Slot>> slots_;
   Body body_;
   std::vector<SearchObserver*> observers_;
+  std::vector<std::pair<SearchObserver*, unsigned>> pulsed_;  // those wanting a pulse, with their period
   alignas(64) std::atomic<std::uint64_t> created_{0};
   alignas(64) std::atomic<std::uint64_t> finished_{0};
   std::atomic<bool> remoteHunger_{false};
