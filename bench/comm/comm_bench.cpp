@@ -6,8 +6,10 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "jackdaw/comm/board.hpp"
 #include "jackdaw/comm/session.hpp"
@@ -95,8 +97,9 @@ void stealRoundTrip(const char* label, CommOptions o, std::uint64_t perThief) {
   }
 }
 
-void boardCosts() {
-  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise);
+void boardCosts(BoardScheme scheme) {
+  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise, scheme);
+  const std::string tag = std::string(" [board ") + boardSchemeName(scheme) + "]";
   const int n = 2000;
   MPI_Barrier(MPI_COMM_WORLD);
   auto t0 = Clock::now();
@@ -108,25 +111,45 @@ void boardCosts() {
   const double pub = std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / n;
   double maxPub = 0;
   MPI_Reduce(&pub, &maxPub, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-  row("board publish (own record into all " + std::to_string(gSize) + " boards)", maxPub, "µs",
-      "all ranks publishing at once; slowest rank's mean");
-  const int m = 2000000;
-  std::uint64_t sink = 0;
-  t0 = Clock::now();
-  for (int i = 0; i < m; ++i) {
-    auto r = b.read(i % gSize);
-    sink += r ? r->queued : 1;
+  row(scheme == BoardScheme::All ? "board publish (own record into all " + std::to_string(gSize) + " boards)" + tag
+                                 : "board publish (own record, own window only)" + tag,
+      maxPub, "µs", "all ranks publishing at once; slowest rank's mean");
+  if (scheme == BoardScheme::All) {
+    const int m = 2000000;
+    std::uint64_t sink = 0;
+    t0 = Clock::now();
+    for (int i = 0; i < m; ++i) {
+      auto r = b.read(i % gSize);
+      sink += r ? r->queued : 1;
+    }
+    const double rd = std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / m;
+    row("local board read (one record, seqlock)", rd, "ns", sink == 42 ? "" : "rank 0, no writer active");
+    t0 = Clock::now();
+    for (int i = 0; i < m; ++i) sink += static_cast<std::uint64_t>(b.bound());
+    row("local bound read", std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / m, "ns", "");
+    // timed one-sided read of a peer (what the latency probe does)
+    if (gSize > 1) {
+      double tot = 0;
+      for (int i = 0; i < 1000; ++i) tot += b.timedRead((gRank + 1) % gSize);
+      row("timed MPI_Get of a peer's record + flush", tot / 1000, "µs", "rank 0 → rank 1");
+    }
   }
-  const double rd = std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / m;
-  row("local board read (one record, seqlock)", rd, "ns", sink == 42 ? "" : "rank 0, no writer active");
-  t0 = Clock::now();
-  for (int i = 0; i < m; ++i) sink += static_cast<std::uint64_t>(b.bound());
-  row("local bound read", std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / m, "ns", "");
-  // timed one-sided read of a peer (what the latency probe does)
-  if (gSize > 1) {
-    double tot = 0;
-    for (int i = 0; i < 1000; ++i) tot += b.timedRead((gRank + 1) % gSize);
-    row("timed MPI_Get of a peer's record + flush", tot / 1000, "µs", "rank 0 → rank 1");
+  // A thief's fetch of k records at their owners (scheme sample's read; the push board's fresh
+  // read after a refusal): every rank fetching at once, k distinct other ranks each time.
+  for (int k : {1, 2, 4}) {
+    if (k > gSize - 1) break;
+    std::vector<int> peers;
+    for (int i = 1; i <= k; ++i) peers.push_back((gRank + i) % gSize);
+    std::vector<std::optional<RankRecord>> out(peers.size());
+    const int reps = 500;
+    MPI_Barrier(MPI_COMM_WORLD);
+    t0 = Clock::now();
+    for (int i = 0; i < reps; ++i) b.fetch(peers, out);
+    const double f = std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / reps;
+    double maxF = 0;
+    MPI_Reduce(&f, &maxF, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    row("fetch " + std::to_string(k) + " record(s) at their owners (3 flushed phases)" + tag, maxF, "µs",
+        "all ranks fetching at once; slowest rank's mean");
   }
   MPI_Barrier(MPI_COMM_WORLD);
 }
@@ -209,7 +232,8 @@ int main(int argc, char** argv) {
   fast.maxSleep = std::chrono::microseconds(20);
   stealRoundTrip("default backoff 20 µs → 1 ms", CommOptions{}, 300);
   stealRoundTrip("backoff capped at 20 µs", fast, 300);
-  boardCosts();
+  boardCosts(BoardScheme::All);
+  boardCosts(BoardScheme::Sample);
   boundPingPongBoard();
   boundPingPongComm(CommOptions{}, "default backoff");
   boundPingPongComm(fast, "backoff capped at 20 µs");

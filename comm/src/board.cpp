@@ -2,10 +2,12 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 #include <vector>
 
 namespace jackdaw::comm {
@@ -19,6 +21,14 @@ double decodeDouble(std::int64_t v) noexcept {
   return std::bit_cast<double>(v < 0 ? v ^ std::numeric_limits<std::int64_t>::max() : v);
 }
 
+const char* boardSchemeName(BoardScheme s) noexcept { return s == BoardScheme::All ? "all" : "sample"; }
+
+BoardScheme parseBoardScheme(const std::string& name) {
+  if (name == "all") return BoardScheme::All;
+  if (name == "sample") return BoardScheme::Sample;
+  throw std::invalid_argument("unknown board scheme '" + name + "' (all, sample)");
+}
+
 static std::uint64_t nowNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -29,10 +39,11 @@ std::int64_t LoadBoard::noBound() const noexcept {
                                         : std::numeric_limits<std::int64_t>::max();
 }
 
-LoadBoard::LoadBoard(MPI_Comm comm, BoundSense sense) : sense_(sense) {
+LoadBoard::LoadBoard(MPI_Comm comm, BoundSense sense, BoardScheme scheme) : sense_(sense), scheme_(scheme) {
   MPI_Comm_dup(comm, &comm_);
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
+  fetched_.assign(static_cast<std::size_t>(size_), std::nullopt);
   const MPI_Aint cells = kHeader + static_cast<MPI_Aint>(size_) * kRecordCells;
   MPI_Win_allocate(cells * sizeof(std::uint64_t), sizeof(std::uint64_t), MPI_INFO_NULL, comm_, &base_, &win_);
   std::memset(base_, 0, cells * sizeof(std::uint64_t));
@@ -57,31 +68,60 @@ LoadBoard::~LoadBoard() {
   MPI_Comm_free(&comm_);
 }
 
+RankRecord LoadBoard::decode(const std::uint64_t* c) noexcept {
+  RankRecord rec;
+  rec.seq = c[0];
+  rec.workRate = std::bit_cast<double>(c[1]);
+  rec.queued = c[2];
+  rec.running = c[3];
+  rec.idle = c[4];
+  rec.timeNs = c[5];
+  rec.pooled = c[kPooledCell];
+  return rec;
+}
+
 std::optional<RankRecord> LoadBoard::read(int r) const noexcept {
   const int c = recordCell(r);
   for (int attempt = 0; attempt < 64; ++attempt) {
     const std::uint64_t s1 = load(c);
     if (s1 & 1) continue;
-    RankRecord rec;
-    rec.seq = s1;
-    rec.workRate = std::bit_cast<double>(load(c + 1, std::memory_order_relaxed));
-    rec.queued = load(c + 2, std::memory_order_relaxed);
-    rec.running = load(c + 3, std::memory_order_relaxed);
-    rec.idle = load(c + 4, std::memory_order_relaxed);
-    rec.timeNs = load(c + 5, std::memory_order_relaxed);
-    rec.pooled = load(c + kPooledCell, std::memory_order_relaxed);
+    std::uint64_t cells[kRecordCells];
+    cells[0] = s1;
+    for (int i = 1; i < kRecordCells; ++i) cells[i] = load(c + i, std::memory_order_relaxed);
     std::atomic_thread_fence(std::memory_order_acquire);
-    if (load(c, std::memory_order_relaxed) == s1) return rec;
+    if (load(c, std::memory_order_relaxed) == s1) return decode(cells);
   }
   return std::nullopt;
 }
 
+std::optional<RankRecord> LoadBoard::latest(int r) const noexcept {
+  auto local = read(r);
+  const auto& f = fetched_[static_cast<std::size_t>(r)];
+  // Both come from rank r's own sequence numbers: the larger is the newer.
+  if (f && (!local || f->seq > local->seq)) return f;
+  return local;
+}
+
 void LoadBoard::publish(RankRecord mine) {
+  const auto t0 = nowNs();
   const MPI_Aint disp = recordCell(rank_);
   std::uint64_t odd = ++seq_;   // odd: record being written
   std::uint64_t even = ++seq_;  // even: record stable
   std::uint64_t fields[5] = {std::bit_cast<std::uint64_t>(mine.workRate), mine.queued, mine.running,
-                             mine.idle, nowNs()};
+                             mine.idle, t0};
+  if (scheme_ == BoardScheme::Sample) {
+    // Our own window only, with plain stores in seqlock order; a thief's fetch reads it in three
+    // flushed phases. (x86-64 keeps stores in program order, and the release makes the compiler.)
+    const int c = recordCell(rank_);
+    store(c, odd);
+    std::atomic_thread_fence(std::memory_order_release);
+    for (int i = 0; i < 5; ++i) store(c + 1 + i, fields[i]);
+    store(c + kPooledCell, mine.pooled);
+    store(c, even, std::memory_order_release);
+    ++publishes_;
+    publishNs_ += nowNs() - t0;
+    return;
+  }
   for (int t = 0; t < size_; ++t) MPI_Put(&odd, 1, MPI_UINT64_T, t, disp, 1, MPI_UINT64_T, win_);
   MPI_Win_flush_all(win_);
   for (int t = 0; t < size_; ++t) {
@@ -92,6 +132,69 @@ void LoadBoard::publish(RankRecord mine) {
   for (int t = 0; t < size_; ++t) MPI_Put(&even, 1, MPI_UINT64_T, t, disp, 1, MPI_UINT64_T, win_);
   MPI_Win_flush_all(win_);
   ++publishes_;
+  publishNs_ += nowNs() - t0;
+}
+
+void LoadBoard::fetch(std::span<const int> peers, std::span<std::optional<RankRecord>> out) {
+  const auto t0 = nowNs();
+  constexpr int kCells = kRecordCells + 1;  // seq before, the record's 8 cells (seq again in 0), seq after
+  std::vector<std::uint64_t> buf(peers.size() * kCells);
+  std::vector<std::size_t> todo(peers.size());
+  for (std::size_t i = 0; i < todo.size(); ++i) todo[i] = i, out[i].reset();
+  // Each phase's gets complete (flush) before the next phase starts: seq, then the fields, then
+  // seq again — the seqlock reader's order, across the network.
+  auto phase = [&](int offset, int cells, int disp) {
+    for (std::size_t i : todo)
+      MPI_Get(&buf[i * kCells + offset], cells, MPI_UINT64_T, peers[i], recordCell(peers[i]) + disp, cells,
+              MPI_UINT64_T, win_);
+    for (std::size_t i : todo) MPI_Win_flush(peers[i], win_);
+  };
+  for (int attempt = 0; attempt < 4 && !todo.empty(); ++attempt) {
+    phase(0, 1, 0);
+    phase(1, kRecordCells - 1, 1);
+    phase(kRecordCells, 1, 0);
+    std::vector<std::size_t> again;
+    for (std::size_t i : todo) {
+      const std::uint64_t* b = &buf[i * kCells];
+      if ((b[0] & 1) == 0 && b[0] == b[kRecordCells]) out[i] = decode(b);
+      else again.push_back(i);
+    }
+    todo.swap(again);
+  }
+  for (std::size_t i = 0; i < peers.size(); ++i) {
+    if (!out[i]) continue;
+    ++fetchedRecords_;
+    auto& f = fetched_[static_cast<std::size_t>(peers[i])];
+    if (!f || out[i]->seq >= f->seq) f = out[i];
+  }
+  ++fetches_;
+  fetchNs_ += nowNs() - t0;
+}
+
+void LoadBoard::ring(int victim) {
+  const std::uint64_t one = 1;
+  MPI_Accumulate(&one, 1, MPI_UINT64_T, victim, kDoorbell, 1, MPI_UINT64_T, MPI_SUM, win_);
+  MPI_Win_flush(victim, win_);
+}
+
+Candidates LoadBoardView::candidates(int self, int size) {
+  Candidates c = everyOtherRank(self, size);
+  if (board_.pushes()) return c;
+  // k distinct others, uniformly (a partial Fisher–Yates), read at their owners now.
+  const std::size_t k = std::min<std::size_t>(static_cast<std::size_t>(std::max(1, sample_)), c.ranks.size());
+  for (std::size_t i = 0; i < k; ++i) {
+    std::uniform_int_distribution<std::size_t> pick(i, c.ranks.size() - 1);
+    std::swap(c.ranks[i], c.ranks[pick(rng_)]);
+  }
+  c.ranks.resize(k);
+  refresh(c.ranks);
+  c.fresh = true;
+  return c;
+}
+
+void LoadBoardView::refresh(std::span<const int> ranks) {
+  out_.resize(ranks.size());
+  board_.fetch(ranks, out_);
 }
 
 void LoadBoard::publishBound(std::int64_t v) {

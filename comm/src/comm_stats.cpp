@@ -1,6 +1,8 @@
 #include "jackdaw/comm/comm_stats.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <map>
 
 namespace jackdaw::comm {
@@ -28,7 +30,69 @@ nlohmann::json toJson(const CommStats& s) {
           {"hunger_episodes", s.hungerEpisodes},
           {"request_bursts", s.requestBursts},
           {"choices_logged", s.choiceBins.size()},
-          {"choices_dropped", s.choicesDropped}};
+          {"choices_dropped", s.choicesDropped},
+          {"round_trip_us_log2", s.roundTripLog2},
+          {"record_age_us_log2", s.recordAgeLog2},
+          {"requests_promised", s.requestsPromised},
+          {"promised_refused", s.promisedRefused},
+          {"unpromised_granted", s.unpromisedGranted},
+          {"publish_us_total", s.publishUsTotal},
+          {"board_fetches", s.boardFetches},
+          {"fetched_records", s.fetchedRecords},
+          {"fetch_us_total", s.fetchUsTotal},
+          {"doorbell_rings", s.doorbellRings}};
+}
+
+void addLog2(std::vector<std::uint64_t>& cells, double us) {
+  if (cells.empty()) return;
+  const auto v = static_cast<std::uint64_t>(std::max(1.0, us));
+  const auto b = static_cast<std::size_t>(std::bit_width(v) - 1);
+  ++cells[std::min(b, cells.size() - 1)];
+}
+
+double log2MedianUpper(const std::vector<std::uint64_t>& cells) {
+  std::uint64_t total = 0;
+  for (auto c : cells) total += c;
+  if (total == 0) return 0.0;
+  std::uint64_t seen = 0;
+  for (std::size_t b = 0; b < cells.size(); ++b) {
+    seen += cells[b];
+    if (2 * seen >= total) return std::ldexp(1.0, static_cast<int>(b) + 1);
+  }
+  return std::ldexp(1.0, static_cast<int>(cells.size()));
+}
+
+nlohmann::json boardSummary(const std::vector<const CommStats*>& ranks) {
+  std::vector<std::uint64_t> rtt(CommStats::kLog2Cells, 0), age(CommStats::kLog2Cells, 0);
+  std::uint64_t publishes = 0, fetches = 0, fetched = 0, promised = 0, refused = 0, unpromised = 0, rings = 0;
+  double publishUs = 0, fetchUs = 0;
+  for (const CommStats* s : ranks) {
+    for (std::size_t b = 0; b < rtt.size() && b < s->roundTripLog2.size(); ++b) rtt[b] += s->roundTripLog2[b];
+    for (std::size_t b = 0; b < age.size() && b < s->recordAgeLog2.size(); ++b) age[b] += s->recordAgeLog2[b];
+    publishes += s->boardPublishes;
+    publishUs += s->publishUsTotal;
+    fetches += s->boardFetches;
+    fetched += s->fetchedRecords;
+    fetchUs += s->fetchUsTotal;
+    promised += s->requestsPromised;
+    refused += s->promisedRefused;
+    unpromised += s->unpromisedGranted;
+    rings += s->doorbellRings;
+  }
+  auto mean = [](double t, std::uint64_t n) { return n ? t / static_cast<double>(n) : 0.0; };
+  return {{"publishes", publishes},
+          {"publish_us_mean", mean(publishUs, publishes)},
+          {"fetches", fetches},
+          {"fetched_records", fetched},
+          {"fetch_us_mean", mean(fetchUs, fetches)},
+          {"requests_promised", promised},
+          {"promised_refused_share", promised ? static_cast<double>(refused) / static_cast<double>(promised) : 0.0},
+          {"unpromised_granted", unpromised},
+          {"record_age_us_median_below", log2MedianUpper(age)},
+          {"record_age_us_log2", age},
+          {"round_trip_us_median_below", log2MedianUpper(rtt)},
+          {"round_trip_us_log2", rtt},
+          {"doorbell_rings", rings}};
 }
 
 nlohmann::json herding(const std::vector<const CommStats*>& ranks) {

@@ -19,6 +19,13 @@ namespace {
 constexpr int kTagStealRequest = 1;
 constexpr int kTagStealReply = 2;
 
+// A steal request: the chunked flag, and what the thief's board said we could give (staleness).
+struct StealRequest {
+  std::int32_t half = 0;
+  std::int32_t seen = 0;  // 1 if the thief had a record of us
+  std::uint64_t queued = 0;
+};
+
 std::uint64_t nowNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -156,6 +163,10 @@ void CommThread::run() {
     stats_.roundTripUs[p] = rttSamples_[p] ? rttSumUs_[p] / static_cast<double>(rttSamples_[p]) : 0.0;
   }
   stats_.boardPublishes = board_.publishes();
+  stats_.publishUsTotal = board_.publishUs();
+  stats_.boardFetches = board_.fetches();
+  stats_.fetchedRecords = board_.fetchedRecords();
+  stats_.fetchUsTotal = board_.fetchUs();
   stats_.commCpuSeconds = threadCpuSeconds();
   stats_.commWallSeconds = 1e-9 * static_cast<double>(nowNs() - wallStart);
 }
@@ -171,8 +182,9 @@ bool CommThread::pollIncoming(bool draining) {
     if (!flag) return any;
     any = true;
     if (st.MPI_TAG == kTagStealRequest) {
-      int half = 0;
-      MPI_Recv(&half, 1, MPI_INT, st.MPI_SOURCE, kTagStealRequest, comm_, MPI_STATUS_IGNORE);
+      StealRequest q;
+      MPI_Recv(&q, sizeof q, MPI_BYTE, st.MPI_SOURCE, kTagStealRequest, comm_, MPI_STATUS_IGNORE);
+      const int half = q.half;
       const std::uint64_t at = nowNs();
       if (burst_ > 0 && at - lastRequestNs_ > static_cast<std::uint64_t>(opts_.herdWindow.count()) * 1000) endBurst();
       ++burst_;
@@ -188,6 +200,12 @@ bool CommThread::pollIncoming(bool draining) {
       if (count > 0 || lastRecord_.queued > 0) publishSoon_ = true;
       std::memcpy(s.buf.data(), &count, sizeof count);
       ++stats_.requestsAnswered;
+      if (q.seen && q.queued > 0) {
+        ++stats_.requestsPromised;
+        if (count == 0) ++stats_.promisedRefused;
+      } else if (count > 0) {
+        ++stats_.unpromisedGranted;
+      }
       if (count) {
         ++stats_.requestsGranted;
         ++workMsgsSent_;
@@ -258,10 +276,20 @@ bool CommThread::maybeSteal(std::uint64_t now) {
   const int victim = policy_.choose();
   if (victim < 0 || victim == rank_ || inflight_.count(victim)) return false;
   PendingSend& s = sends_.emplace_back();
-  const int half = opts_.stealHalf ? 1 : 0;
-  s.buf.resize(sizeof half);
-  std::memcpy(s.buf.data(), &half, sizeof half);
-  MPI_Isend(s.buf.data(), sizeof half, MPI_BYTE, victim, kTagStealRequest, comm_, &s.req);
+  StealRequest q;
+  q.half = opts_.stealHalf ? 1 : 0;
+  if (auto rec = board_.latest(victim); rec && rec->seq > 0) {
+    q.seen = 1;
+    q.queued = rec->queued;
+    addLog2(stats_.recordAgeLog2, 1e-3 * static_cast<double>(now - std::min(now, rec->timeNs)));
+  }
+  s.buf.resize(sizeof q);
+  std::memcpy(s.buf.data(), &q, sizeof q);
+  MPI_Isend(s.buf.data(), sizeof q, MPI_BYTE, victim, kTagStealRequest, comm_, &s.req);
+  if (opts_.doorbell) {
+    board_.ring(victim);
+    ++stats_.doorbellRings;
+  }
   inflight_[victim] = now;
   ++stats_.stealRequestsSent;
   if (stats_.choiceBins.size() < CommStats::kMaxChoices) {
@@ -312,8 +340,9 @@ void CommThread::maybePublish(std::uint64_t now) {
   r.queued = work_.stealableTasks();
   const bool crossed = everPublished_ && ((r.queued == 0) != (lastRecord_.queued == 0));
   const bool force = crossed || publishSoon_;
-  if (!force && everPublished_ && now - lastPublishNs_ < static_cast<std::uint64_t>(opts_.publishInterval.count()) * 1000)
-    return;
+  // A publish that stays in our own window (scheme sample) costs a few stores: no rate limit.
+  const auto interval = board_.pushes() ? static_cast<std::uint64_t>(opts_.publishInterval.count()) * 1000 : 0;
+  if (!force && everPublished_ && now - lastPublishNs_ < interval) return;
   r.workRate = work_.workRate();
   r.pooled = work_.queuedTasks();
   r.running = static_cast<std::uint64_t>(std::max(0, work_.runningTasks()));
@@ -374,6 +403,7 @@ void CommThread::delaySample(int peer, double us) {
 }
 
 void CommThread::roundTripSample(int peer, double us) {
+  addLog2(stats_.roundTripLog2, us);
   rttSumUs_[peer] += us;
   ++rttSamples_[peer];
   policy_.onRoundTrip(peer, us);

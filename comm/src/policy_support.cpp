@@ -6,7 +6,7 @@
 namespace jackdaw::comm {
 
 PeerScores::PeerScores(const PolicyEnv& env, const ScoreParams& p)
-    : p_(p), workers_(std::max(1, env.workers)), view_(env.board), delay_(static_cast<std::size_t>(env.size), 0.0),
+    : p_(p), rank_(env.rank), workers_(std::max(1, env.workers)), view_(env.board), delay_(static_cast<std::size_t>(env.size), 0.0),
       rec_(static_cast<std::size_t>(env.size)), refusedAt_(static_cast<std::size_t>(env.size), 0) {}
 
 void PeerScores::onDelaySample(int peer, double us) {
@@ -20,8 +20,20 @@ void PeerScores::readOne(int peer) {
   if (auto r = view_->read(peer)) rec_[static_cast<std::size_t>(peer)] = *r;
 }
 
-void PeerScores::readBoard() {
-  for (int r = 0; r < size(); ++r) readOne(r);
+const std::vector<int>& PeerScores::readBoard() {
+  if (!view_) {
+    candidates_ = everyOtherRank(rank_, size());
+    return candidates_.ranks;
+  }
+  candidates_ = view_->candidates(rank_, size());
+  for (int r : candidates_.ranks) readOne(r);
+  return candidates_.ranks;
+}
+
+void PeerScores::freshen(std::span<const int> ranks) {
+  if (!view_ || ranks.empty()) return;
+  view_->refresh(ranks);
+  for (int r : ranks) readOne(r);
 }
 
 double PeerScores::score(int peer) const {

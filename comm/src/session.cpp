@@ -14,8 +14,9 @@ Session::Session(const SessionConfig& cfg, int workers, LocalWork& work)
   const PolicyRegistry builtin = cfg.policies ? PolicyRegistry{} : PolicyRegistry::builtin();
   const PolicyRegistry& registry = cfg.policies ? *cfg.policies : builtin;
   const PolicySpec& spec = registry.find(cfg.policy);  // before anything collective: same on every rank
-  board_ = std::make_unique<LoadBoard>(world_, cfg.sense);
-  view_ = std::make_unique<LoadBoardView>(*board_);
+  board_ = std::make_unique<LoadBoard>(world_, cfg.sense, cfg.board);
+  // The view's sampling draws from its own stream, apart from the policy's.
+  view_ = std::make_unique<LoadBoardView>(*board_, cfg.boardSample, (cfg.seed ^ 0x5bd1e995ULL) * (rank_ + 1));
   PolicyEnv env;
   env.rank = rank_;
   env.size = size_;
@@ -32,6 +33,7 @@ void Session::start() { comm_->start(); }
 void Session::wake() noexcept { comm_->wake(); }
 void Session::offerBound(std::int64_t v) noexcept { comm_->offerBound(v); }
 void Session::requestStop(int reason) noexcept { comm_->requestStop(reason); }
+void Session::pollDoorbell() noexcept { comm_->pollDoorbell(); }
 void Session::waitTermination() { comm_->waitTermination(); }
 
 std::vector<RankReport> Session::gather(std::span<const std::byte> searchShare) {

@@ -29,6 +29,8 @@ struct TreeConfig {
   CommOptions opts{};
   std::string policy = "random";
   const PolicyRegistry* policies = nullptr;  // null: the built-in policies
+  BoardScheme board = BoardScheme::All;
+  int boardSample = 4;
   int stopFromRank = -1;            // that rank requests a stop right after start
   int stopReason = 1;               // … with this reason
   int secondStopFromRank = -1;      // and this rank, also before start, with secondStopReason
@@ -65,6 +67,8 @@ inline TreeRun runTree(const TreeConfig& cfg) {
     sc.policy = cfg.policy;
     sc.policies = cfg.policies;
     sc.seed = cfg.opts.seed;
+    sc.board = cfg.board;
+    sc.boardSample = cfg.boardSample;
     sc.comm = cfg.opts;
     Session session(sc, cfg.workers, work);
     work.setOnIdle([&session] { session.wake(); });
@@ -114,6 +118,10 @@ inline void expectComplete(const TreeRun& r, int size) {
   EXPECT_EQ(t["steal_requests_sent"], t["requests_answered"]);
   EXPECT_EQ(t["steal_requests_sent"].get<double>(), t["steals_granted"].get<double>() + t["steals_refused"].get<double>());
   EXPECT_EQ(t["bytes_sent"].get<double>(), 8.0 * t["tasks_sent"].get<double>());
+  // Every answered request was either promised work by the thief's board or not.
+  EXPECT_LE(t["promised_refused"].get<double>(), t["requests_promised"].get<double>());
+  EXPECT_LE(t["requests_promised"].get<double>() + t["unpromised_granted"].get<double>(),
+            t["requests_answered"].get<double>());
 }
 
 }  // namespace jackdaw::comm::testing

@@ -128,6 +128,125 @@ TEST(Board, TimedReadMeasuresSomething) {
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
+// Scheme sample: a publish stays in the publisher's own window; a fetch reads it at the owner.
+TEST(Board, SampleSchemeKeepsRecordsAtTheOwnerAndFetchReadsThem) {
+  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise, BoardScheme::Sample);
+  const int r = rankOf(), n = sizeOf();
+  EXPECT_FALSE(b.pushes());
+  RankRecord mine;
+  mine.workRate = 0.25 + r;
+  mine.queued = 100 + r;
+  mine.running = r;
+  mine.idle = 2;
+  mine.pooled = 200 + r;
+  b.publish(mine);
+  MPI_Barrier(MPI_COMM_WORLD);
+  std::vector<int> others;
+  for (int p = 0; p < n; ++p) {
+    if (p == r) continue;
+    others.push_back(p);
+    auto local = b.read(p);  // nothing was pushed here
+    ASSERT_TRUE(local);
+    EXPECT_EQ(local->seq, 0u) << "rank " << p << "'s record reached our window without a fetch";
+  }
+  std::vector<std::optional<RankRecord>> got(others.size());
+  b.fetch(others, got);
+  for (std::size_t i = 0; i < others.size(); ++i) {
+    const int p = others[i];
+    ASSERT_TRUE(got[i]) << "rank " << p;
+    EXPECT_EQ(got[i]->seq, 2u);
+    EXPECT_DOUBLE_EQ(got[i]->workRate, 0.25 + p);
+    EXPECT_EQ(got[i]->queued, 100u + p);
+    EXPECT_EQ(got[i]->running, static_cast<std::uint64_t>(p));
+    EXPECT_EQ(got[i]->idle, 2u);
+    EXPECT_EQ(got[i]->pooled, 200u + p);
+    auto latest = b.latest(p);
+    ASSERT_TRUE(latest);
+    EXPECT_EQ(latest->queued, 100u + p);
+  }
+  EXPECT_EQ(b.fetches(), 1u);
+  EXPECT_EQ(b.fetchedRecords(), others.size());
+  MPI_Barrier(MPI_COMM_WORLD);  // nobody frees the window while a peer still reads it
+}
+
+// On the push board a fetch reads the owner's copy, which a newer publish makes newer than ours.
+TEST(Board, FetchSeesTheOwnersNewestRecordOnThePushBoardToo) {
+  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise);
+  const int r = rankOf(), n = sizeOf();
+  RankRecord mine;
+  mine.queued = 7;
+  b.publish(mine);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (n > 1) {
+    const int peer = (r + 1) % n;
+    std::optional<RankRecord> got[1];
+    const int peers[1] = {peer};
+    b.fetch(peers, got);
+    ASSERT_TRUE(got[0]);
+    EXPECT_EQ(got[0]->queued, 7u);
+    EXPECT_EQ(got[0]->seq, b.read(peer)->seq);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// Rank 0 rewrites its record (scheme sample: local stores) as fast as it can while every other
+// rank fetches it, until they all rang its doorbell: an accepted record with unequal fields
+// would be a torn read.
+TEST(Board, FetchesNeverSeeTornRecords) {
+  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise, BoardScheme::Sample);
+  std::uint64_t accepted = 0, torn = 0, lastSeq = 0, backwards = 0;
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rankOf() == 0) {
+    // Until every reader has rung to say it is done: the rewriting spans all their fetches.
+    std::uint64_t i = 0;
+    while (b.doorbell() < static_cast<std::uint64_t>(sizeOf() - 1)) {
+      ++i;
+      RankRecord r;
+      r.queued = r.running = r.idle = r.pooled = i;
+      r.workRate = double(i);
+      b.publish(r);
+    }
+  } else {
+    const int peers[1] = {0};
+    for (int i = 0; i < 2000; ++i) {
+      std::optional<RankRecord> got[1];
+      b.fetch(peers, got);
+      if (!got[0]) continue;
+      ++accepted;
+      const auto& rec = *got[0];
+      if (rec.queued != rec.running || rec.queued != rec.idle || rec.queued != rec.pooled ||
+          rec.workRate != double(rec.queued))
+        ++torn;
+      if (rec.seq < lastSeq) ++backwards;
+      lastSeq = rec.seq;
+    }
+    b.ring(0);
+    EXPECT_GT(accepted, 0u);
+  }
+  EXPECT_EQ(torn, 0u);
+  EXPECT_EQ(backwards, 0u);
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// Every rank rings every other rank's doorbell once: each doorbell counts size - 1 rings.
+TEST(Board, DoorbellCountsEveryRing) {
+  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise);
+  const int r = rankOf(), n = sizeOf();
+  EXPECT_EQ(b.doorbell(), 0u);
+  MPI_Barrier(MPI_COMM_WORLD);
+  for (int p = 0; p < n; ++p)
+    if (p != r) b.ring(p);
+  MPI_Barrier(MPI_COMM_WORLD);
+  EXPECT_EQ(b.doorbell(), static_cast<std::uint64_t>(n - 1));
+}
+
+TEST(Board, SchemeNames) {
+  EXPECT_EQ(parseBoardScheme("all"), BoardScheme::All);
+  EXPECT_EQ(parseBoardScheme("sample"), BoardScheme::Sample);
+  EXPECT_STREQ(boardSchemeName(BoardScheme::Sample), "sample");
+  EXPECT_THROW(parseBoardScheme("gossip"), std::invalid_argument);
+}
+
 TEST(RandomPolicy, UniformOverRemoteRanksAndNeverSelf) {
   PolicyEnv ctx;
   ctx.rank = 1;

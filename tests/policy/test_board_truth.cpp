@@ -12,6 +12,7 @@
 
 #include "fake_board.hpp"
 #include "jackdaw/comm/policies/performance.hpp"
+#include "jackdaw/comm/policies/proportional.hpp"
 #include "jackdaw/core/stop.hpp"
 #include "jackdaw/distributed/search_work.hpp"
 
@@ -145,4 +146,54 @@ TEST(BoardTruth, RetryStateResetsWithEachHungerEpisode) {
   // Without a new episode the second refusal backs off, as the specification says.
   EXPECT_EQ(p.onOutcome({1, false, 0, 30.0}), 1000);
   EXPECT_EQ(p.counters().backoffs, 1u);
+}
+
+// Item 2: after a refusal the auxiliary refresh reads the best two candidates at their owners
+// and chooses on what the owners say, not on the pushed copies.
+TEST(BoardTruth, AuxiliaryRefreshReadsTheBestTwoAtTheirOwners) {
+  FakeBoard b(5);
+  b.set(1, 1.0, 50);
+  b.set(2, 1.0, 20);
+  b.set(3, 1.0, 10);
+  b.set(4, 1.0, 5);
+  PerformancePolicy p(ctxFor(0, 5, b, 1), {});
+  p.refresh(0);
+  ASSERT_EQ(p.choose(), 1);
+  EXPECT_TRUE(b.refreshed.empty()) << "the automatic refresh reads the pushed board only";
+  // Rank 2 gave its work away, but has not pushed that yet; rank 3 still has its 10.
+  b.setAtOwner(2, 1.0, 0);
+  EXPECT_EQ(p.onOutcome({1, false, 0, 30.0}), 0);
+  EXPECT_EQ(b.refreshed, (std::vector<int>{2, 3})) << "the best two unguarded candidates, read at their owners";
+  EXPECT_EQ(p.choose(), 3) << "the pushed board said 2 (20 tasks); its owner says 0";
+  EXPECT_EQ(p.stats()["fresh_reads"], 2u);
+}
+
+// The sampled board: candidates are read at their owners already, so no second read; the choice
+// is among the sample only.
+TEST(BoardTruth, SampledCandidatesAreTheOnlyOnesScored) {
+  FakeBoard b(5);
+  b.sample(2);
+  b.set(4, 1.0, 100);  // the only rank with work
+  PerformancePolicy p(ctxFor(0, 5, b, 1), {});
+  p.refresh(0);  // sample {1, 2}: nobody worth robbing, a random target
+  EXPECT_EQ(b.refreshed, (std::vector<int>{1, 2}));
+  EXPECT_EQ(p.counters().noTarget, 1u);
+  p.refresh(1'000'000);  // sample {3, 4}: rank 4
+  EXPECT_EQ(b.refreshed, (std::vector<int>{1, 2, 3, 4}));
+  EXPECT_EQ(p.choose(), 4);
+  // A refusal: the auxiliary refresh draws the next sample and reads nothing twice.
+  b.setAtOwner(4, 1.0, 0);
+  EXPECT_EQ(p.onOutcome({4, false, 0, 30.0}), 0);
+  EXPECT_EQ(b.refreshed.size(), 6u);
+  EXPECT_EQ(p.stats()["fresh_reads"], 0u);
+
+  // proportional draws only from its sample: with {1, 2} offered, rank 4's work is unseen.
+  FakeBoard c(5);
+  c.sample(2);
+  c.set(4, 1.0, 100);
+  ProportionalPolicy q(ctxFor(0, 5, c, 1, 3), {});
+  EXPECT_EQ(q.counters().noTarget, 0u);
+  (void)q.choose();  // {1, 2}: uniform fallback
+  EXPECT_EQ(q.counters().noTarget, 1u);
+  EXPECT_EQ(q.choose(), 4);  // {3, 4}: rank 4 has all the weight
 }

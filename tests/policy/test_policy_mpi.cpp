@@ -99,7 +99,7 @@ struct Shares {
   double herd = 0;    // herding: share to the most chosen victim of the same 10 ms
 };
 
-Shares holderShare(const std::string& policy, int size) {
+Shares holderShare(const std::string& policy, int size, BoardScheme board = BoardScheme::All, int sample = 4) {
   auto reg = PolicyRegistry::builtin();
   reg.add<BoardBlind>();
   TreeConfig cfg;
@@ -110,6 +110,8 @@ Shares holderShare(const std::string& policy, int size) {
   cfg.policy = policy;
   cfg.policies = &reg;
   cfg.opts.seed = 5;
+  cfg.board = board;
+  cfg.boardSample = sample;
   auto r = runTree(cfg);
   expectComplete(r, size);
   int rank = 0;
@@ -121,8 +123,14 @@ Shares holderShare(const std::string& policy, int size) {
     for (int v = 0; v < size; ++v) all += h[v].get<double>();
     toHolder += h[0].get<double>();
   }
-  std::printf("%s: %.0f of %.0f choices (%.1f %%) went to the rank holding the work\n", policy.c_str(), toHolder,
-              all, all > 0 ? 100.0 * toHolder / all : 0.0);
+  std::printf("%s (board %s): %.0f of %.0f choices (%.1f %%) went to the rank holding the work\n", policy.c_str(),
+              boardSchemeName(board), toHolder, all, all > 0 ? 100.0 * toHolder / all : 0.0);
+  if (board == BoardScheme::Sample) {
+    // Nothing was pushed: every record a thief scored came from a fetch at its owner.
+    const auto& t = r.stats["totals"];
+    EXPECT_GT(t["board_fetches"].get<double>(), 0) << policy;
+    EXPECT_GE(t["fetched_records"].get<double>(), t["board_fetches"].get<double>()) << policy;
+  }
   EXPECT_GT(all, 50) << policy << ": too few steal choices to judge";
   // The herding log holds every steal request sent (none dropped at this size), and the bursts
   // hold no more requests than the victims answered.
@@ -156,4 +164,38 @@ TEST(BoardDrivesTheChoice, BoardPoliciesFindTheOneRankWithWork) {
   // must see that, and see less of it for choices blind to the board.
   EXPECT_GT(performance.herd, blind.herd);
   EXPECT_GT(proportional.herd, blind.herd);
+}
+
+// The same choice under the sampled board (records read at their owners when a thief chooses,
+// nothing pushed), with the sample covering every other rank: the policies must find the one
+// rank with work as they do on the push board.
+TEST(BoardDrivesTheChoice, AlsoWhenRecordsAreReadAtTheirOwners) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size < 3) GTEST_SKIP() << "needs 3 or more ranks: with 2, rank 0 is every thief's only choice";
+  const Shares performance = holderShare("performance", size, BoardScheme::Sample, size - 1);
+  const Shares proportional = holderShare("proportional", size, BoardScheme::Sample, size - 1);
+  if (rank != 0) return;
+  EXPECT_GE(performance.holder, kBoardShare) << "performance did not follow the sampled board";
+  EXPECT_GE(proportional.holder, kBoardShare) << "proportional did not follow the sampled board";
+}
+
+// Every policy completes the tree exactly once on the sampled board with a sample smaller than
+// the other ranks (on 4 ranks: 2 of 3).
+TEST(SampledBoard, EveryPolicyCompletes) {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  for (const char* policy : {"random", "performance", "proportional"}) {
+    TreeConfig cfg;
+    cfg.n = 3000;
+    cfg.branching = 3;
+    cfg.workers = 2;
+    cfg.spinNs = 50000;
+    cfg.policy = policy;
+    cfg.board = BoardScheme::Sample;
+    cfg.boardSample = 2;
+    cfg.opts.seed = 17;
+    expectComplete(runTree(cfg), size);
+  }
 }

@@ -20,6 +20,19 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
   std::string policyHelp = "Victim policy for stealing between ranks:";
   for (const auto& s : policies.specs()) policyHelp += "\n  " + s.name + ": " + s.summary;
   app.add_option("--policy", o.policy, policyHelp)->capture_default_str()->check(CLI::IsMember(policies.names()));
+  app.add_option("--board", o.board,
+                 "How each rank's load reaches the thieves:\n  all: every publish is put into every rank's board "
+                 "(3P puts; reads are local)\n  sample: a rank writes only its own record; a thief reads "
+                 "--board-sample random ranks' records at their owners when it chooses (cost independent of P)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"all", "sample"}));
+  app.add_option("--board-sample", o.boardSample, "--board sample: ranks whose records a thief reads per choice")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1 << 20));
+  app.add_option("--doorbell", o.doorbell,
+                 "Thieves ring the victim's doorbell (one one-sided accumulate) so its workers wake its comm thread "
+                 "at once (true/false)")
+      ->capture_default_str();
   for (const auto& p : policies.params()) {
     o.policyParams[p.flag] = p.defaultValue;
     app.add_option(p.flag, o.policyParams[p.flag], p.help)

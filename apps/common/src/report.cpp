@@ -126,6 +126,7 @@ nlohmann::json distributedJson(const distributed::Report& report, int ranks) {
   for (const auto& r : report.ranks) comms.push_back(&r.comm);
   return {{"ranks", ranks},
           {"herding", comm::herding(comms)},
+          {"board", comm::boardSummary(comms)},
           {"policy_name", report.policy},
           {"per_rank", perRank},
           {"totals", totals},

@@ -46,6 +46,9 @@ comm::SessionConfig sessionConfig(const AppContext& ctx) {
   c.policyParams = ctx.opts.policyParams;
   c.policies = ctx.policies;
   c.seed = ctx.opts.seed;
+  c.board = comm::parseBoardScheme(ctx.opts.board);
+  c.boardSample = ctx.opts.boardSample;
+  c.comm.doorbell = ctx.opts.doorbell;
   c.comm.stealHalf = ctx.opts.chunked;
   c.comm.seed = ctx.opts.seed;
   c.comm.testDelayMaxUs = ctx.opts.testCommDelayUs;

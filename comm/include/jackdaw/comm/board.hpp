@@ -1,11 +1,16 @@
-// The load board: one RMA window per rank holding a record per rank plus the global bound and
-// stop cells. Each rank's comm thread publishes its own record into EVERY rank's window with
-// one-sided puts; anyone on the rank (a victim policy, a worker) reads its LOCAL window with
-// atomic loads — no lock and no MPI call on the reading path.
+// The load board: one RMA window per rank holding a record per rank plus the global bound, stop
+// and doorbell cells. How records travel is the board's scheme (BoardScheme, --board):
+// - all:    each rank's comm thread puts its record into EVERY rank's window (3·P puts and 3
+//           flushes per publish); anyone on the rank reads its LOCAL window with atomic loads.
+// - sample: a rank writes its record into its OWN window only (local stores, no MPI call); a
+//           thief about to choose reads the records of k random ranks from their owners with
+//           one-sided gets (fetch). Publish cost is O(1) and read cost O(k) at any P.
+// Either way a policy reads what it scores through one view (LoadBoardView), without locks.
 //
 //   LoadBoard board(comm, BoundSense::Maximise);   // collective; opens one lock_all epoch
 //   board.publish({.workRate = 1.0, .queued = 7});  // comm thread only
-//   if (auto rec = board.read(peer)) use(rec->queued);    // any thread, lock-free
+//   if (auto rec = board.read(peer)) use(rec->queued);    // any thread, lock-free (all: every rank)
+//   board.fetch(peers, out);                        // comm thread: records read at their owners
 //   board.publishBound(42); board.bound();          // MPI_MAX into every board / local load
 //
 // Why local atomic loads are safe: the window comes from MPI_Win_allocate, so it is memory this
@@ -25,6 +30,10 @@
 #include <atomic>
 #include <cstdint>
 #include <optional>
+#include <random>
+#include <span>
+#include <string>
+#include <vector>
 
 #include "jackdaw/comm/board_record.hpp"
 #include "jackdaw/comm/policies/board_view.hpp"
@@ -33,6 +42,11 @@ namespace jackdaw::comm {
 
 enum class BoundSense { Maximise, Minimise };
 
+// How records reach the thieves (see the top of this file; docs/architecture.md "The load board").
+enum class BoardScheme { All, Sample };
+const char* boardSchemeName(BoardScheme s) noexcept;
+BoardScheme parseBoardScheme(const std::string& name);  // "all" | "sample"; else std::invalid_argument
+
 // Double objectives on the int64 bound cell: a monotone bijection, so MPI_MAX/MIN on the
 // encoded integers orders like the doubles (NaN excluded).
 std::int64_t encodeDouble(double d) noexcept;
@@ -40,7 +54,7 @@ double decodeDouble(std::int64_t v) noexcept;
 
 class LoadBoard {
  public:
-  LoadBoard(MPI_Comm comm, BoundSense sense);  // collective over comm
+  LoadBoard(MPI_Comm comm, BoundSense sense, BoardScheme scheme = BoardScheme::All);  // collective over comm
   ~LoadBoard();                                // collective: ends the epoch, frees the window
   LoadBoard(const LoadBoard&) = delete;
   LoadBoard& operator=(const LoadBoard&) = delete;
@@ -49,6 +63,9 @@ class LoadBoard {
   int size() const noexcept { return size_; }
   BoundSense sense() const noexcept { return sense_; }
   bool unifiedModel() const noexcept { return unified_; }
+  BoardScheme scheme() const noexcept { return scheme_; }
+  // True when a publish reaches every rank's window (scheme all): read(r) then knows every rank.
+  bool pushes() const noexcept { return scheme_ == BoardScheme::All; }
 
   // ---- reading: local, lock-free, any thread ----
   // A consistent snapshot of rank r's record, or nullopt if it was being rewritten during a few
@@ -59,6 +76,10 @@ class LoadBoard {
   int stopReason() const noexcept { return static_cast<int>(load(kStop)); }
   // Rank r's heartbeat count (its comm thread's sign of life; one aligned cell, no seqlock).
   std::uint64_t heartbeat(int r) const noexcept { return load(recordCell(r) + kHeartbeatCell); }
+  // How many times thieves rang this rank's doorbell (ring()); workers poll it cheaply.
+  std::uint64_t doorbell() const noexcept { return load(kDoorbell, std::memory_order_relaxed); }
+  // The newest record of rank r this rank has: the local board's or the last fetch's (comm thread).
+  std::optional<RankRecord> latest(int r) const noexcept;
 
   // ---- writing: the comm thread only (these call MPI) ----
   void publish(RankRecord mine);      // into every rank's board; fills seq and timeNs
@@ -66,9 +87,19 @@ class LoadBoard {
   void publishStop(int reason);       // MPI_Accumulate MAX into every board's stop cell
   void publishHeartbeat();            // the next heartbeat count into every board
   double timedRead(int peer);         // µs for one MPI_Get of peer's own record + flush
+  // Records of `peers` read at their owners with one-sided gets (seqlock in three flushed
+  // phases); out[i] is nullopt if peers[i] was being rewritten on every try. latest() sees them.
+  void fetch(std::span<const int> peers, std::span<std::optional<RankRecord>> out);
+  // Tell `victim` a steal request is on its way: one MPI_Accumulate(+1) into its doorbell cell.
+  void ring(int victim);
   void syncIfSeparate();              // MPI_Win_sync in the separate memory model
 
   std::uint64_t publishes() const noexcept { return publishes_; }
+  // Cost counters (comm thread): time inside publish(), fetches and the records they read.
+  double publishUs() const noexcept { return 1e-3 * static_cast<double>(publishNs_); }
+  std::uint64_t fetches() const noexcept { return fetches_; }
+  std::uint64_t fetchedRecords() const noexcept { return fetchedRecords_; }
+  double fetchUs() const noexcept { return 1e-3 * static_cast<double>(fetchNs_); }
   std::int64_t noBound() const noexcept;
   // True when a is strictly better than b in this board's sense.
   bool better(std::int64_t a, std::int64_t b) const noexcept {
@@ -76,11 +107,16 @@ class LoadBoard {
   }
 
  private:
-  static constexpr int kBound = 0, kStop = 1, kHeader = 8, kRecordCells = 8, kHeartbeatCell = 6, kPooledCell = 7;
+  static constexpr int kBound = 0, kStop = 1, kDoorbell = 2, kHeader = 8, kRecordCells = 8, kHeartbeatCell = 6,
+                       kPooledCell = 7;
   std::uint64_t load(int cell, std::memory_order mo = std::memory_order_acquire) const noexcept {
     return std::atomic_ref<std::uint64_t>(base_[cell]).load(mo);
   }
+  void store(int cell, std::uint64_t v, std::memory_order mo = std::memory_order_relaxed) noexcept {
+    std::atomic_ref<std::uint64_t>(base_[cell]).store(v, mo);
+  }
   int recordCell(int r) const noexcept { return kHeader + r * kRecordCells; }
+  static RankRecord decode(const std::uint64_t* cells) noexcept;  // the 8 cells of one record
 
   MPI_Comm comm_;
   MPI_Win win_ = MPI_WIN_NULL;
@@ -88,19 +124,30 @@ class LoadBoard {
   int rank_ = 0, size_ = 1;
   BoundSense sense_;
   bool unified_ = true;
+  BoardScheme scheme_ = BoardScheme::All;
   std::uint64_t seq_ = 0;
   std::uint64_t publishes_ = 0;
   std::uint64_t beats_ = 0;
+  std::uint64_t publishNs_ = 0, fetches_ = 0, fetchedRecords_ = 0, fetchNs_ = 0;
+  std::vector<std::optional<RankRecord>> fetched_;  // comm thread: the last fetch of each rank
 };
 
-// The board as a policy sees it.
+// The board as a policy sees it, the same under every scheme: candidates() are the ranks to score
+// now with their records current (all: every other rank, pushed; sample: k random other ranks,
+// fetched at their owners now), refresh() re-reads some at their owners, read() is the newest.
 class LoadBoardView final : public BoardView {
  public:
-  explicit LoadBoardView(const LoadBoard& b) : board_(b) {}
-  std::optional<RankRecord> read(int r) const override { return board_.read(r); }
+  LoadBoardView(LoadBoard& b, int sample, std::uint64_t seed) : board_(b), sample_(sample), rng_(seed) {}
+  std::optional<RankRecord> read(int r) const override { return board_.latest(r); }
+  Candidates candidates(int self, int size) override;
+  void refresh(std::span<const int> ranks) override;
 
  private:
-  const LoadBoard& board_;
+  LoadBoard& board_;
+  int sample_;
+  std::mt19937_64 rng_;
+  std::vector<int> pool_;
+  std::vector<std::optional<RankRecord>> out_;
 };
 
 }  // namespace jackdaw::comm

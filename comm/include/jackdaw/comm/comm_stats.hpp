@@ -37,13 +37,27 @@ struct CommStats {
   static constexpr std::size_t kMaxChoices = 200000;
   std::vector<std::uint32_t> choiceBins, choiceVictims;
   std::uint64_t choicesDropped = 0;
+  // Distributions in log2 cells of µs: cell b counts values in [2^b, 2^(b+1)) (cell 0 also < 1 µs,
+  // the last cell everything above).
+  static constexpr std::size_t kLog2Cells = 24;
+  std::vector<std::uint64_t> roundTripLog2 = std::vector<std::uint64_t>(kLog2Cells, 0);  // steal round trips
+  // Staleness, thief side: age of the victim's record (its publish time to the request) as this
+  // rank's board had it when it sent the request (one host: one clock).
+  std::vector<std::uint64_t> recordAgeLog2 = std::vector<std::uint64_t>(kLog2Cells, 0);
+  // Staleness, victim side: requests whose thief's record of us promised work (queued > 0), and
+  // how many of those we refused; requests sent on a record of 0 that we granted.
+  std::uint64_t requestsPromised = 0, promisedRefused = 0, unpromisedGranted = 0;
+  // The board's cost on this rank (LoadBoard counters) and the doorbell.
+  double publishUsTotal = 0.0, fetchUsTotal = 0.0;
+  std::uint64_t boardFetches = 0, fetchedRecords = 0, doorbellRings = 0;
 
   template <class Archive>
   void serialize(Archive& ar) {
     ar(stealRequestsSent, stealsGranted, stealsRefused, requestsAnswered, requestsGranted, tasksSent, tasksReceived,
        bytesSent, bytesReceived, boardPublishes, boundPublishes, stopPublishes, waves, stealRoundTripUsTotal,
        commCpuSeconds, commWallSeconds, latencyUs, roundTripUs, hungerEpisodes, requestBursts, choiceBins,
-       choiceVictims, choicesDropped);
+       choiceVictims, choicesDropped, roundTripLog2, recordAgeLog2, requestsPromised, promisedRefused,
+       unpromisedGranted, publishUsTotal, fetchUsTotal, boardFetches, fetchedRecords, doorbellRings);
   }
 };
 
@@ -55,5 +69,13 @@ nlohmann::json toJson(const CommStats& s);
 // "share_to_most_chosen": of all steal requests, the share that went to the victim chosen most
 // often in the same 10 ms (over all thieves), with the number of choices and bins it rests on.
 nlohmann::json herding(const std::vector<const CommStats*>& ranks);
+
+// The board over every rank: publish and fetch cost, staleness (record age at the request, share
+// of promised requests refused) and the steal round-trip distribution, with medians.
+nlohmann::json boardSummary(const std::vector<const CommStats*>& ranks);
+
+// Adds v (µs) to a log2 distribution (CommStats::kLog2Cells); the median's cell as [lo, hi) µs.
+void addLog2(std::vector<std::uint64_t>& cells, double us);
+double log2MedianUpper(const std::vector<std::uint64_t>& cells);  // upper edge of the median's cell, 0 if empty
 
 }  // namespace jackdaw::comm

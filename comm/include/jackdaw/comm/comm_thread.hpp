@@ -71,6 +71,11 @@ struct CommOptions {
   // looks silent. 0 = off.
   std::chrono::milliseconds heartbeatInterval{100};
   double watchdogSeconds = 60;
+  // Ring the victim's doorbell (one MPI_Accumulate) with every steal request, so that its workers,
+  // which poll the doorbell every doorbellNodes nodes (Session::pollDoorbell), wake its comm thread
+  // at once instead of the request waiting out the comm thread's sleep.
+  bool doorbell = true;
+  unsigned doorbellNodes = 64;  // a worker polls the doorbell every this many nodes (one relaxed load)
   unsigned testDelayMaxUs = 0;  // TEST ONLY: random sleeps of up to this many µs in the loop
   std::uint64_t seed = 1;       // for the test delays
 };
@@ -88,6 +93,14 @@ class CommThread {
 
   // Any thread, cheap: cut the comm thread's idle sleep short (a worker ran dry, …).
   void wake() noexcept;
+  // Any thread, cheap (one relaxed load): wake the comm thread if a thief rang since the last look.
+  void pollDoorbell() noexcept {
+    const std::uint64_t d = board_.doorbell();
+    if (d != seenBell_.load(std::memory_order_relaxed)) {
+      seenBell_.store(d, std::memory_order_relaxed);
+      wake();
+    }
+  }
   // Any thread: a better bound / a stop; the comm thread spreads it to every board.
   void offerBound(std::int64_t v) noexcept;
   void requestStop(int reason) noexcept;
@@ -128,6 +141,7 @@ class CommThread {
   bool woken_ = false;
   std::atomic<std::int64_t> pendingBound_;
   std::atomic<int> pendingStop_{0};
+  std::atomic<std::uint64_t> seenBell_{0};
 
   // comm-thread state
   CommStats stats_;

@@ -54,7 +54,7 @@ struct PolicyEnv {
   int size = 1;
   int workers = 1;                  // worker threads on this rank
   std::uint64_t seed = 1;           // --seed; policies seed their RNG with seed ^ rank
-  const BoardView* board = nullptr; // every rank's published load, read locally
+  BoardView* board = nullptr;       // the ranks' published load (candidates, reads; comm thread)
 };
 
 struct StealOutcome {

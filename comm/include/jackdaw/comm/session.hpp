@@ -36,6 +36,8 @@ struct SessionConfig {
   ParamValues policyParams;                  // the policies' constants by flag; absent = default
   const PolicyRegistry* policies = nullptr;  // null: PolicyRegistry::builtin()
   std::uint64_t seed = 1;                    // policies seed their RNG with seed ^ rank
+  BoardScheme board = BoardScheme::All;      // how load records reach thieves (board.hpp)
+  int boardSample = 4;                       // scheme sample: ranks read per choice
   CommOptions comm{};
 };
 
@@ -63,6 +65,8 @@ class Session {
   void wake() noexcept;
   void offerBound(std::int64_t v) noexcept;
   void requestStop(int reason) noexcept;
+  // Any thread, one relaxed load: wake the comm thread if a thief rang this rank's doorbell.
+  void pollDoorbell() noexcept;
   void waitTermination();
 
   // Collective, once, after waitTermination(): rank 0 receives every rank's report in rank

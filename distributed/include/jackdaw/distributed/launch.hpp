@@ -172,11 +172,16 @@ class Launch {
     struct Bridge final : SearchObserver {
       Bridge(comm::Session& se, Search& sr) : session(se), search(sr) {}
       void poolRanDry() override { session.wake(); }  // this rank may need work: steal now
+      // A thief rang: the comm thread answers now rather than after its sleep.
+      unsigned pulseEvery() const override { return doorbellNodes; }
+      void pulse() override { session.pollDoorbell(); }
       void stopRequested(StopReason r) override { session.requestStop(static_cast<int>(r)); }
       void incumbentImproved() override { session.offerBound(encodeObjective(search.incumbent().bound())); }
       comm::Session& session;
       Search& search;
+      unsigned doorbellNodes = 0;
     } bridge(session, s);
+    bridge.doorbellNodes = cfg.comm.doorbell ? cfg.comm.doorbellNodes : 0;
     s.observe(&bridge);
     if (s.incumbent().hasBound()) session.offerBound(encodeObjective(s.incumbent().bound()));
 

@@ -20,6 +20,9 @@ struct CommonOptions {
   int threads = 0;                     // 0: one worker per CPU this process may use
   bool bind = false;                   // pin each worker to its own core (hwloc)
   std::string policy = "random";       // victim policy for distributed stealing
+  std::string board = "all";           // load board scheme: all | sample
+  int boardSample = 4;                 // --board sample: ranks read per choice
+  bool doorbell = true;                // thieves ring the victim's doorbell with each request
   int spawnDepth = 2;                  // -d
   std::uint64_t budget = 100000;       // -b, backtracks
   bool chunked = false;                // stack_stealing: hand over a whole level

@@ -124,7 +124,11 @@ SearchResult<M, K> runChecked(AppContext& ctx, const typename M::Space& space, t
     legs.startLeg();
     auto r = solve<M, K, Table>(space, root, params, so);
     if (!reports.empty()) addWorkerReports(ctx, reports);
-    if (ctx.size > 1 && ctx.rank == 0) ctx.distributed = distributedJson(report, ctx.size);
+    if (ctx.size > 1 && ctx.rank == 0) {
+      ctx.distributed = distributedJson(report, ctx.size);
+      ctx.distributed["board"]["scheme"] = ctx.opts.board;
+      if (ctx.opts.board == "sample") ctx.distributed["board"]["sample"] = ctx.opts.boardSample;
+    }
     if (!legs.finishLeg(r.stats, r.seconds)) {
       r.seconds = legs.seconds();
       ctx.lastRun = {true, r.stats, r.seconds, r.stop};

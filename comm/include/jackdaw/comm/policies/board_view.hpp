@@ -6,16 +6,37 @@
 #pragma once
 
 #include <optional>
+#include <span>
+#include <vector>
 
 #include "jackdaw/comm/board_record.hpp"
 
 namespace jackdaw::comm {
+
+// The ranks a policy should score now, and whether their records were just read at the owners.
+struct Candidates {
+  std::vector<int> ranks;
+  bool fresh = false;
+};
+
+inline Candidates everyOtherRank(int self, int size) {
+  Candidates c;
+  for (int r = 0; r < size; ++r)
+    if (r != self) c.ranks.push_back(r);
+  return c;
+}
 
 class BoardView {
  public:
   virtual ~BoardView() = default;
   // rank r's latest consistent record, or nullopt (being rewritten: keep the previous value)
   virtual std::optional<RankRecord> read(int r) const = 0;
+  // The ranks to score now, their records made current. This default (and the push board): every
+  // rank but `self`, as the local board has them. A sampling board reads k of them at their owners.
+  virtual Candidates candidates(int self, int size) { return everyOtherRank(self, size); }
+  // Re-read these ranks' records at their owners now (a timed one-sided read); read() then returns
+  // them. The default has no owners to ask.
+  virtual void refresh(std::span<const int> /*ranks*/) {}
 };
 
 }  // namespace jackdaw::comm

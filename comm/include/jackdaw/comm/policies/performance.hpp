@@ -13,13 +13,17 @@
 //   refreshes do not change the automatic wait (the rule above belongs to the refresh loop).
 // - Jackdaw's reading of "query every rank afresh": a rank that refused us is left out of every
 //   refresh until it has republished its record (the record we would score it on is the one that
-//   just proved stale); and the one retry belongs to a hunger episode, so it restarts with each.
+//   just proved stale); the auxiliary refresh re-reads the best two candidates at their owners
+//   (timed one-sided reads) unless the board's scheme just read them there; and the one retry
+//   belongs to a hunger episode, so it restarts with each.
+// - The candidates are the ones the board's scheme offers (every other rank, or a sample).
 //
 //   PerformancePolicy p(env, {});  p.refresh(now);  int v = p.choose();
 #pragma once
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 #include <random>
 #include <vector>
 
@@ -82,7 +86,7 @@ class PerformancePolicy final : public VictimPolicy {
     if (!retried_) {
       // First refusal: auxiliary refresh at once, then one immediate retry of the new target.
       ++counters_.refreshesAuxiliary;
-      refreshTarget();
+      refreshTarget(true);
       retried_ = true;
       return 0;
     }
@@ -110,7 +114,7 @@ class PerformancePolicy final : public VictimPolicy {
       counters_.recordWait(0.0, waitMs_);
     }
     ++counters_.refreshesAutomatic;
-    const bool found = refreshTarget();
+    const bool found = refreshTarget(false);
     const double before = waitMs_;
     waitMs_ = found ? std::min(waitMs_ + p_.waitStepUpMs, p_.waitMaxMs)
                     : std::max(waitMs_ - p_.waitStepDownMs, p_.waitMinMs);
@@ -122,6 +126,7 @@ class PerformancePolicy final : public VictimPolicy {
     auto j = counters_.toJson();
     j["wait_ms_final"] = waitMs_;
     j["guarded_skips"] = guardedSkips_;
+    j["fresh_reads"] = freshReads_;
     return j;
   }
 
@@ -132,21 +137,33 @@ class PerformancePolicy final : public VictimPolicy {
   const PolicyCounters& counters() const noexcept { return counters_; }
 
  private:
-  bool refreshTarget() {  // true = found a target with positive score
-    scores_.readBoard();
-    int best = -1;
-    double bestScore = 0.0;
-    for (int r = 0; r < size_; ++r) {
-      if (r == rank_) continue;
+  // true = found a target with positive score. The auxiliary refresh (after a refusal) is the
+  // specification's "query every rank afresh": when the board's records came from pushes, the best
+  // kFreshReads candidates by them are read again at their owners and the choice is made on those.
+  static constexpr std::size_t kFreshReads = 2;
+  bool refreshTarget(bool auxiliary) {
+    const std::vector<int>& candidates = scores_.readBoard();
+    std::vector<std::pair<double, int>> ranked;  // (score, rank), unguarded candidates
+    for (int r : candidates) {
       if (guarded(r)) {
         ++guardedSkips_;
         continue;
       }
-      const double s = scores_.score(r);
-      if (best < 0 || s > bestScore) best = r, bestScore = s;  // ties: the lowest rank
+      ranked.emplace_back(scores_.score(r), r);
     }
-    if (best >= 0 && bestScore > 0.0) {
-      target_ = best;
+    // Best first; ties: the lowest rank.
+    std::sort(ranked.begin(), ranked.end(), [](auto& a, auto& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); });
+    if (auxiliary && !scores_.fresh() && !ranked.empty() && ranked.front().first > 0.0) {
+      std::vector<int> top;
+      for (std::size_t i = 0; i < ranked.size() && i < kFreshReads && ranked[i].first > 0.0; ++i) top.push_back(ranked[i].second);
+      scores_.freshen(top);
+      freshReads_ += top.size();
+      ranked.clear();
+      for (int r : top) ranked.emplace_back(scores_.score(r), r);
+      std::sort(ranked.begin(), ranked.end(), [](auto& a, auto& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); });
+    }
+    if (!ranked.empty() && ranked.front().first > 0.0) {
+      target_ = ranked.front().second;
       return true;
     }
     target_ = uniformOther(rng_, rank_, size_);
@@ -159,7 +176,7 @@ class PerformancePolicy final : public VictimPolicy {
   std::mt19937_64 rng_;
   PeerScores scores_;
   PolicyCounters counters_;
-  std::uint64_t guardedSkips_ = 0;
+  std::uint64_t guardedSkips_ = 0, freshReads_ = 0;
   int target_ = -1;
   double waitMs_;
   std::uint64_t firstRefreshNs_ = 0;

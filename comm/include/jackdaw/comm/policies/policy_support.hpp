@@ -2,12 +2,14 @@
 // and the score (3.3) over the board, docs/policies.md) and PolicyCounters (the per-policy --stats
 // counters). Comm thread only.
 //
-//   PeerScores s(env, params);  s.onDelaySample(peer, us);  s.readBoard();  double sc = s.score(peer);
+//   PeerScores s(env, params);  s.onDelaySample(peer, us);
+//   for (int r : s.readBoard()) use(s.score(r));   // the candidates the board offers now
 #pragma once
 
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -39,8 +41,14 @@ class PeerScores {
   // (3.2): averageDelay ← alpha·ln(logOffset + us·workers) + (1 − alpha)·averageDelay
   void onDelaySample(int peer, double us);
   double averageDelay(int peer) const { return delay_[static_cast<std::size_t>(peer)]; }
-  // Re-read every rank's record from the board (a torn read keeps the previous record).
-  void readBoard();
+  // The ranks to score now, as the board's scheme offers them (every other rank, or a sample read
+  // at the owners), with their records re-read (a torn read keeps the previous record).
+  const std::vector<int>& readBoard();
+  const std::vector<int>& candidates() const noexcept { return candidates_.ranks; }
+  // True when the last readBoard() read the candidates at their owners (nothing fresher to get).
+  bool fresh() const noexcept { return candidates_.fresh; }
+  // Read these ranks' records at their owners now (timed one-sided reads), then take them.
+  void freshen(std::span<const int> ranks);
   void readOne(int peer);
   const RankRecord& record(int peer) const { return rec_[static_cast<std::size_t>(peer)]; }
   // (3.3) from the last read: max(workRate, minRate)·queued − averageDelay
@@ -59,8 +67,9 @@ class PeerScores {
 
  private:
   ScoreParams p_;
-  int workers_;
-  const BoardView* view_;
+  int rank_, workers_;
+  BoardView* view_;
+  Candidates candidates_;
   std::vector<double> delay_;
   std::vector<RankRecord> rec_;
   std::vector<std::uint64_t> refusedAt_;  // per rank: its record's time when it refused us (0: none)  // initial record: rate 1.0, queued 0 (the specification's initial NodeInfo)

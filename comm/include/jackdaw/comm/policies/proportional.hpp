@@ -13,8 +13,9 @@
 // - stale guard: a rank that refused us gets weight 0 until its board record changes (it
 //   republishes), so we do not re-ask on the very count that just proved stale;
 // - nothing has positive weight → uniform over the other ranks (as `random`), never ourselves.
-// choose() costs one lock-free read of each rank's record and one RNG draw: no MPI call, no
-// refresh timer, nothing shared between thieves.
+// choose() costs one lock-free read of each candidate's record and one RNG draw (with --board
+// sample, the k candidates are first read at their owners): no refresh timer, nothing shared
+// between thieves.
 //
 //   ProportionalPolicy p(env, {});  int v = p.choose();  p.onOutcome({v, false});
 #pragma once
@@ -47,7 +48,7 @@ class ProportionalPolicy final : public VictimPolicy {
 
   ProportionalPolicy(const PolicyEnv& e, const Params& p)
       : p_(p), rank_(e.rank), size_(e.size), rng_(e.seed ^ static_cast<std::uint64_t>(e.rank)), scores_(e, p.score),
-        counters_(e.size), cumulative_(static_cast<std::size_t>(e.size), 0.0) {}
+        counters_(e.size) {}
 
   // The sampling weight of rank r from the latest board read (0 for ourselves).
   double weight(int r) const {
@@ -64,23 +65,25 @@ class ProportionalPolicy final : public VictimPolicy {
       ++stickyChoices_;
     } else {
       double total = 0.0;
-      for (int r = 0; r < size_; ++r) {
-        if (r != rank_) scores_.readOne(r);
+      const std::vector<int>& cand = scores_.readBoard();
+      cumulative_.resize(cand.size());
+      for (std::size_t i = 0; i < cand.size(); ++i) {
+        const int r = cand[i];
         const double w = weight(r);
-        if (w == 0.0 && r != rank_ && scores_.refused(r) && scores_.score(r) > 0.0)
-          ++guardedSkips_;
+        if (w == 0.0 && scores_.refused(r) && scores_.score(r) > 0.0) ++guardedSkips_;
         total += w;
-        cumulative_[static_cast<std::size_t>(r)] = total;
+        cumulative_[i] = total;
       }
       if (total > 0.0) {
         const double u = std::uniform_real_distribution<double>(0.0, total)(rng_);
-        // First rank whose cumulative weight exceeds u; zero-weight ranks (ourselves included)
-        // have an empty interval and cannot be hit.
-        v = static_cast<int>(std::upper_bound(cumulative_.begin(), cumulative_.end(), u) - cumulative_.begin());
-        if (v >= size_ || weight(v) == 0.0) {  // u rounded onto the very end: take the last weighted rank
-          v = size_ - 1;
-          while (weight(v) == 0.0) --v;
+        // First candidate whose cumulative weight exceeds u; zero-weight candidates have an empty
+        // interval and cannot be hit.
+        auto i = static_cast<std::size_t>(std::upper_bound(cumulative_.begin(), cumulative_.end(), u) - cumulative_.begin());
+        if (i >= cand.size() || weight(cand[i]) == 0.0) {  // u rounded onto the very end: the last weighted one
+          i = cand.size() - 1;
+          while (weight(cand[i]) == 0.0) --i;
         }
+        v = cand[i];
         ++sampledChoices_;
       } else {
         ++counters_.noTarget;  // nothing looks worth stealing from: uniform, as `random`
@@ -125,8 +128,7 @@ class ProportionalPolicy final : public VictimPolicy {
   PeerScores scores_;
   PolicyCounters counters_;
   int last_ = -1;
-  // staleGuard: board timestamp of the record a refusing rank had when it refused (0 = none)
-  std::vector<double> cumulative_;
+  std::vector<double> cumulative_;  // running weight over the candidates of one choice
   std::uint64_t stickyChoices_ = 0, sampledChoices_ = 0, guardedSkips_ = 0;
 };
 
