@@ -148,7 +148,7 @@ TEST(BoardTruth, RetryStateResetsWithEachHungerEpisode) {
   EXPECT_EQ(p.counters().backoffs, 1u);
 }
 
-// Item 2: after a refusal the auxiliary refresh reads the best two candidates at their owners
+// After a refusal the auxiliary refresh reads the best two candidates at their owners
 // and chooses on what the owners say, not on the pushed copies.
 TEST(BoardTruth, AuxiliaryRefreshReadsTheBestTwoAtTheirOwners) {
   FakeBoard b(5);
