@@ -171,6 +171,24 @@ void LoadBoard::fetch(std::span<const int> peers, std::span<std::optional<RankRe
   fetchNs_ += nowNs() - t0;
 }
 
+std::vector<int> LoadBoard::watched() const {
+  std::vector<int> out;
+  if (scheme_ == BoardScheme::All) {
+    for (int p = 0; p < size_; ++p)
+      if (p != rank_) out.push_back(p);
+    return out;
+  }
+  for (int step = 1; step <= 2 && step < size_; ++step) out.push_back((rank_ + step) % size_);
+  return out;
+}
+
+std::uint64_t LoadBoard::fetchHeartbeat(int r) {
+  std::uint64_t v = 0;
+  MPI_Get(&v, 1, MPI_UINT64_T, r, recordCell(r) + kHeartbeatCell, 1, MPI_UINT64_T, win_);
+  MPI_Win_flush(r, win_);
+  return v;
+}
+
 void LoadBoard::ring(int victim) {
   const std::uint64_t one = 1;
   MPI_Accumulate(&one, 1, MPI_UINT64_T, victim, kDoorbell, 1, MPI_UINT64_T, MPI_SUM, win_);
@@ -212,6 +230,10 @@ void LoadBoard::publishStop(int reason) {
 void LoadBoard::publishHeartbeat() {
   const std::uint64_t v = ++beats_;
   const MPI_Aint disp = recordCell(rank_) + kHeartbeatCell;
+  if (scheme_ == BoardScheme::Sample) {  // the watchers read it here
+    store(static_cast<int>(disp), v, std::memory_order_release);
+    return;
+  }
   for (int t = 0; t < size_; ++t) MPI_Put(&v, 1, MPI_UINT64_T, t, disp, 1, MPI_UINT64_T, win_);
   MPI_Win_flush_all(win_);
 }

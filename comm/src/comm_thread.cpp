@@ -50,6 +50,7 @@ CommThread::CommThread(MPI_Comm comm, LoadBoard& board, LocalWork& work, VictimP
   rttSamples_.assign(size_, 0);
   peerBeat_.assign(size_, 0);
   peerBeatSeenNs_.assign(size_, 0);
+  watched_ = board_.watched();
   probePeer_ = rank_;
   // A common time origin for the herding bins: every rank leaves the barrier within microseconds.
   MPI_Barrier(comm_);
@@ -370,9 +371,8 @@ void CommThread::heartbeat(std::uint64_t now) {
   lastBeatNs_ = now;
   board_.publishHeartbeat();
   if (opts_.watchdogSeconds <= 0) return;
-  for (int p = 0; p < size_; ++p) {
-    if (p == rank_) continue;
-    const std::uint64_t b = board_.heartbeat(p);
+  for (int p : watched_) {
+    const std::uint64_t b = board_.pushes() ? board_.heartbeat(p) : board_.fetchHeartbeat(p);
     if (b != peerBeat_[p]) {
       peerBeat_[p] = b;
       peerBeatSeenNs_[p] = now;

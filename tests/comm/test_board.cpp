@@ -240,6 +240,33 @@ TEST(Board, DoorbellCountsEveryRing) {
   EXPECT_EQ(b.doorbell(), static_cast<std::uint64_t>(n - 1));
 }
 
+// Heartbeats: pushed to everyone on the push board; on the sampled board kept at home, read by
+// the two watchers round the ring.
+TEST(Board, HeartbeatsAndWhoWatchesWhom) {
+  const int r = rankOf(), n = sizeOf();
+  {
+    LoadBoard all(MPI_COMM_WORLD, BoundSense::Maximise);
+    EXPECT_EQ(all.watched().size(), static_cast<std::size_t>(n - 1));
+    all.publishHeartbeat();
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int p = 0; p < n; ++p) EXPECT_EQ(all.heartbeat(p), 1u) << "rank " << p;
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise, BoardScheme::Sample);
+  const auto w = b.watched();
+  const std::vector<int> want = n == 1 ? std::vector<int>{} : n == 2 ? std::vector<int>{(r + 1) % n}
+                                                                    : std::vector<int>{(r + 1) % n, (r + 2) % n};
+  EXPECT_EQ(w, want);
+  for (int i = 0; i < 3; ++i) b.publishHeartbeat();
+  MPI_Barrier(MPI_COMM_WORLD);
+  EXPECT_EQ(b.heartbeat(r), 3u);
+  for (int p : w) {
+    EXPECT_EQ(b.heartbeat(p), 0u) << "rank " << p << "'s beat was pushed";
+    EXPECT_EQ(b.fetchHeartbeat(p), 3u) << "rank " << p;
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 TEST(Board, SchemeNames) {
   EXPECT_EQ(parseBoardScheme("all"), BoardScheme::All);
   EXPECT_EQ(parseBoardScheme("sample"), BoardScheme::Sample);

@@ -74,8 +74,12 @@ class LoadBoard {
   bool hasBound() const noexcept { return bound() != noBound(); }
   std::int64_t bound() const noexcept { return load(kBound); }
   int stopReason() const noexcept { return static_cast<int>(load(kStop)); }
-  // Rank r's heartbeat count (its comm thread's sign of life; one aligned cell, no seqlock).
+  // Rank r's heartbeat count (its comm thread's sign of life; one aligned cell, no seqlock) as
+  // this rank's window has it: every rank's on the push board, only our own on the sampled one.
   std::uint64_t heartbeat(int r) const noexcept { return load(recordCell(r) + kHeartbeatCell); }
+  // The ranks whose heartbeat this rank watches: every other rank on the push board; on the
+  // sampled board the next two ranks round the ring (each rank is watched by two, at O(1) cost).
+  std::vector<int> watched() const;
   // How many times thieves rang this rank's doorbell (ring()); workers poll it cheaply.
   std::uint64_t doorbell() const noexcept { return load(kDoorbell, std::memory_order_relaxed); }
   // The newest record of rank r this rank has: the local board's or the last fetch's (comm thread).
@@ -85,7 +89,8 @@ class LoadBoard {
   void publish(RankRecord mine);      // into every rank's board; fills seq and timeNs
   void publishBound(std::int64_t v);  // MPI_Accumulate MAX/MIN into every board
   void publishStop(int reason);       // MPI_Accumulate MAX into every board's stop cell
-  void publishHeartbeat();            // the next heartbeat count into every board
+  void publishHeartbeat();            // the next heartbeat count: into every board (all) / our own (sample)
+  std::uint64_t fetchHeartbeat(int r);  // rank r's count read at r (one MPI_Get + flush)
   double timedRead(int peer);         // µs for one MPI_Get of peer's own record + flush
   // Records of `peers` read at their owners with one-sided gets (seqlock in three flushed
   // phases); out[i] is nullopt if peers[i] was being rewritten on every try. latest() sees them.

@@ -26,8 +26,9 @@
 // steal requests, so no request is left unmatched.
 //
 // Failure: an exception inside the comm thread (from LocalWork or MPI) aborts the whole job with
-// "rank r: message" (failure.hpp abortJob) — never a hang. A peer that stops beating for longer
-// than CommOptions::watchdogSeconds aborts it too, naming that peer.
+// "rank r: message" (failure.hpp abortJob) — never a hang. A watched peer (every peer on the push
+// board, the next two round the ring on the sampled one) that stops beating for longer than
+// CommOptions::watchdogSeconds aborts it too, naming that peer.
 #pragma once
 
 #include <mpi.h>
@@ -167,6 +168,7 @@ class CommThread {
   void endBurst();
   std::uint64_t lastBeatNs_ = 0;
   std::vector<std::uint64_t> peerBeat_, peerBeatSeenNs_;  // last beat count seen, and when it changed
+  std::vector<int> watched_;                               // whose beats we check (LoadBoard::watched)
   // termination wave
   MPI_Request waveReq_ = MPI_REQUEST_NULL;
   bool waveActive_ = false;
