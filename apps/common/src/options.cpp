@@ -22,7 +22,7 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
   app.add_option("--policy", o.policy, policyHelp)->capture_default_str()->check(CLI::IsMember(policies.names()));
   app.add_option("--board", o.board,
                  "How each rank's load reaches the thieves:\n  all: every publish is put into every rank's board "
-                 "(3P puts; reads are local)\n  sample: a rank writes only its own record; a thief reads "
+                 "(4P puts; reads are local)\n  sample: a rank writes only its own record; a thief reads "
                  "--board-sample random ranks' records at their owners when it chooses (cost independent of P)")
       ->capture_default_str()
       ->check(CLI::IsMember({"all", "sample"}));
