@@ -1,6 +1,6 @@
 // The load board: one RMA window per rank holding a record per rank plus the global bound, stop
 // and doorbell cells. How records travel is the board's scheme (BoardScheme, --board):
-// - all:    each rank's comm thread puts its record into EVERY rank's window (3·P puts and 3
+// - all:    each rank's comm thread puts its record into EVERY rank's window (4·P puts and 3
 //           flushes per publish); anyone on the rank reads its LOCAL window with atomic loads.
 // - sample: a rank writes its record into its OWN window only (local stores, no MPI call); a
 //           thief about to choose reads the records of k random ranks from their owners with
