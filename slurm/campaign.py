@@ -12,7 +12,9 @@
       Writes DIR/runs.tsv (one line per run) and per run DIR/runs/<id>/{stdout,stderr,stats.json,command}.
 
   campaign.py report DIR
-      Reads DIR/runs.tsv and the stats files; writes DIR/table.md, DIR/table.csv and PNG plots in DIR/plots/.
+      Reads DIR/runs.tsv and the stats files; writes DIR/table.md, DIR/table.csv, PNG plots in DIR/plots/
+      (runtime_vs_ranks, runtime_spread, per_rank, speedup) and DIR/report.html: one self-contained page
+      (header, summary table, every plot embedded) to open offline.
 
 The same commands work on a laptop (mpirun) and inside a Slurm allocation (srun --mpi=pmix).
 """
@@ -171,6 +173,7 @@ def extract(doc):
     answered = sum(w for _, w in rtt_w)
     herd = dist.get("herding", {})
     return {
+        "app": doc.get("app", ""),
         "round_trip_us": sum(m * w for m, w in rtt_w) / answered if answered else float("nan"),
         "herding": herd.get("share_to_most_chosen", float("nan")),
         "seconds": float(doc["seconds"]),
@@ -284,76 +287,324 @@ def write_tables(out, rows, runs):
             f.write(f"- run {r['id']} ({r['mode']}, {r['ranks']} ranks, {r['policy']}): exit {r['exit']}\n")
 
 
+# One colour per policy, the same in every plot and every campaign (Okabe–Ito, readable by colour-blind
+# readers); random, the baseline, is grey. Policies not listed take the spare colours in name order.
+POLICY_COLOURS = {"random": "#8c8c8c", "performance": "#0072B2", "proportional": "#E69F00"}
+SPARE_COLOURS = ["#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000", "#F0E442"]
+MODE_ORDER = ["isolated", "slow", "simultaneous"]
+
+
+def policy_order(policies):
+    """random (the baseline) first, then the others by name."""
+    return sorted(set(policies), key=lambda p: (p != "random", p))
+
+
+def mode_order(modes):
+    return sorted(set(modes), key=lambda m: (MODE_ORDER.index(m) if m in MODE_ORDER else len(MODE_ORDER), m))
+
+
+def policy_colours(policies):
+    colours = {p: POLICY_COLOURS[p] for p in policies if p in POLICY_COLOURS}
+    spare = iter(SPARE_COLOURS * (1 + len(policies) // len(SPARE_COLOURS)))
+    for p in sorted(p for p in policies if p not in colours):
+        colours[p] = next(spare)
+    return colours
+
+
+def mode_title(mode, runs):
+    """A panel title: the mode, and for slow mode which ranks ran slower (from the manifest's command)."""
+    if mode != "slow":
+        return mode
+    for r in runs:
+        if r["mode"] != mode:
+            continue
+        try:
+            words = shlex.split(r.get("command", ""))
+            ranks = words[words.index("--slow-ranks") + 1]
+            factor = words[words.index("--slowdown") + 1]
+        except (ValueError, IndexError):
+            continue
+        return f"slow (rank{'s' if ',' in ranks else ''} {ranks} slowed ×{factor})"
+    return mode
+
+
 def plot(out, rows, runs):
+    """Writes plots/runtime_vs_ranks.png, runtime_spread.png, per_rank.png and (when the campaign ran the
+    random policy) speedup.png. Every figure has one panel per mode and the policies as its only
+    colours, with the legend below the panels. Returns the file names written."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
     pdir = os.path.join(out, "plots")
     os.makedirs(pdir, exist_ok=True)
-    modes = sorted({r["mode"] for r in rows})
-    policies = sorted({r["policy"] for r in rows})
+    modes = mode_order(r["mode"] for r in rows)
+    policies = policy_order(r["policy"] for r in rows)
+    colour = policy_colours(policies)
+    rank_counts = sorted({r["ranks"] for r in rows})
+    app = next((r["app"] for r in runs if r.get("app")), "")
+    prefix = f"{app}: " if app else ""
+    ok = [r for r in runs if r["ok"]]
+    written = []
 
-    # 1. run time against rank count, one panel per mode: median with min–max bars
-    fig, axes = plt.subplots(1, max(1, len(modes)), figsize=(5 * max(1, len(modes)), 4), squeeze=False)
+    def panels(nrows=1, sharey=False, height=3.6):
+        fig, axes = plt.subplots(nrows, len(modes), figsize=(max(6.8, 0.6 + 4.2 * len(modes)), 0.6 + height * nrows),
+                                 sharey=sharey, squeeze=False)
+        return fig, axes
+
+    def dodge(i, n, width=0.8):
+        """Offset of the i-th of n policies inside one x group."""
+        return (i - (n - 1) / 2) * width / n
+
+    def rank_axis(ax, label="ranks"):
+        # ranks are integers: categorical positions labelled with the rank count
+        ax.set_xticks(range(len(rank_counts)))
+        ax.set_xticklabels([str(k) for k in rank_counts])
+        ax.set_xlim(-0.6, len(rank_counts) - 0.4)
+        ax.set_xlabel(label)
+
+    def finish(fig, name, title, handles):
+        fig.suptitle(prefix + title, fontsize=11)
+        h = fig.get_figheight()
+        fig.legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, 0.0), ncol=min(len(handles), 6),
+                   frameon=False)
+        fig.tight_layout(rect=(0, 0.45 / h, 1, 1))
+        fig.savefig(os.path.join(pdir, name), dpi=110, bbox_inches="tight", pad_inches=0.15)
+        plt.close(fig)
+        written.append(name)
+
+    def no_data(ax, text="no runs"):
+        ax.text(0.5, 0.5, text, transform=ax.transAxes, ha="center", va="center", color="0.5")
+
+    policy_handles = [Patch(facecolor=colour[p], label=p) for p in policies]
+
+    # 1. run time against rank count: median with min–max bars. Modes run at very different
+    #    speeds (simultaneous runs share the cores), so each panel has its own y axis.
+    fig, axes = panels()
     for ax, mode in zip(axes[0], modes):
-        for p in policies:
-            rs = sorted((r for r in rows if r["mode"] == mode and r["policy"] == p), key=lambda r: r["ranks"])
+        for i, p in enumerate(policies):
+            rs = {r["ranks"]: r for r in rows if r["mode"] == mode and r["policy"] == p}
+            xs = [j + dodge(i, len(policies), 0.5) for j, k in enumerate(rank_counts) if k in rs]
+            rs = [rs[k] for k in rank_counts if k in rs]
             if not rs:
                 continue
-            x = [r["ranks"] for r in rs]
             y = [r["median_s"] for r in rs]
             err = [[r["median_s"] - r["min_s"] for r in rs], [r["max_s"] - r["median_s"] for r in rs]]
-            ax.errorbar(x, y, yerr=err, marker="o", capsize=4, label=p)
-        ax.set_title(f"{mode}")
-        ax.set_xlabel("ranks")
-        ax.set_ylabel("run time (s), median and min–max")
-        ax.set_xticks(sorted({r["ranks"] for r in rows}))
-        ax.legend()
-    fig.tight_layout()
-    fig.savefig(os.path.join(pdir, "runtime_vs_ranks.png"), dpi=110)
-    plt.close(fig)
+            ax.errorbar(xs, y, yerr=err, marker="o", capsize=4, color=colour[p], lw=1.5)
+        ax.set_title(mode_title(mode, runs))
+        rank_axis(ax)
+        ax.grid(axis="y", alpha=0.3)
+    axes[0][0].set_ylabel("run time (s): median, min–max")
+    finish(fig, "runtime_vs_ranks.png", "run time against rank count", policy_handles)
 
-    # 2. spread of run times per configuration
-    ok = [r for r in runs if r["ok"]]
-    configs = sorted({(r["mode"], r["ranks"], r["policy"]) for r in ok})
-    fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(configs)), 4))
-    data = [[r["seconds"] for r in ok if (r["mode"], r["ranks"], r["policy"]) == c] for c in configs]
-    if data:
-        ax.boxplot(data, showmeans=True)
-        ax.set_xticks(range(1, len(configs) + 1))
-        ax.set_xticklabels([f"{m}\n{k} ranks\n{p}" for m, k, p in configs], fontsize=8)
-    ax.set_ylabel("run time (s)")
-    ax.set_title("spread of run times per configuration")
-    fig.tight_layout()
-    fig.savefig(os.path.join(pdir, "runtime_spread.png"), dpi=110)
-    plt.close(fig)
+    # 2. spread of run times per configuration: a box per policy and rank count, every run a dot
+    fig, axes = panels()
+    for ax, mode in zip(axes[0], modes):
+        n = len(policies)
+        for i, p in enumerate(policies):
+            for j, k in enumerate(rank_counts):
+                t = [r["seconds"] for r in ok if (r["mode"], r["ranks"], r["policy"]) == (mode, k, p)]
+                if not t:
+                    continue
+                x = j + dodge(i, n)
+                ax.boxplot([t], positions=[x], widths=0.7 / n, whis=(0, 100), patch_artist=True,
+                           boxprops=dict(facecolor=colour[p], alpha=0.45, edgecolor=colour[p]),
+                           medianprops=dict(color="black"), whiskerprops=dict(color=colour[p]),
+                           capprops=dict(color=colour[p]))
+                jitter = [x + 0.25 / n * ((m * 0.618) % 1 - 0.5) for m in range(len(t))]
+                ax.scatter(jitter, t, s=9, color=colour[p], edgecolor="black", linewidth=0.3, zorder=3)
+        ax.set_title(mode_title(mode, runs))
+        rank_axis(ax)
+        ax.grid(axis="y", alpha=0.3)
+    axes[0][0].set_ylabel("run time (s), one dot per run")
+    finish(fig, "runtime_spread.png", "spread of run times (box: quartiles and median; whiskers: fastest and slowest run)",
+           policy_handles)
 
-    # 3. per-rank idle time and steal requests per policy (largest rank count, mean over runs)
+    # 3. per-rank idle time and steal requests at the largest rank count: mean over runs, min–max bars
     if ok:
         kmax = max(r["ranks"] for r in ok)
-        fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4))
-        width = 0.8 / max(1, len(policies) * len(modes))
-        i = 0
-        for mode in modes:
-            for p in policies:
-                rs = [r for r in ok if r["ranks"] == kmax and r["policy"] == p and r["mode"] == mode]
-                if not rs or not rs[0]["per_rank"]:
+        fig, axes = panels(nrows=2, sharey="row", height=3.0)
+        metrics = (("idle_us", 1e-6, "idle time (s)"), ("steal_requests", 1, "steal requests"))
+        n = len(policies)
+        for c, mode in enumerate(modes):
+            drawn = False
+            for i, p in enumerate(policies):
+                rs = [r for r in ok if r["ranks"] == kmax and r["policy"] == p and r["mode"] == mode
+                      and r.get("per_rank")]
+                if not rs:
                     continue
-                idle = [statistics.mean(r["per_rank"][k]["idle_us"] for r in rs if k < len(r["per_rank"])) / 1e6
-                        for k in range(kmax)]
-                steals = [statistics.mean(r["per_rank"][k]["steal_requests"] for r in rs if k < len(r["per_rank"]))
-                          for k in range(kmax)]
-                xs = [k + i * width for k in range(kmax)]
-                a1.bar(xs, idle, width, label=f"{p} ({mode})")
-                a2.bar(xs, steals, width, label=f"{p} ({mode})")
-                i += 1
-        for a, t in ((a1, "idle time per rank (s, mean)"), (a2, "steal requests per rank (mean)")):
-            a.set_xlabel("rank")
-            a.set_title(f"{t}, {kmax} ranks")
-            a.legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(os.path.join(pdir, "per_rank.png"), dpi=110)
-        plt.close(fig)
+                drawn = True
+                for row_i, (key, scale, _) in enumerate(metrics):
+                    xs, mean, lo, hi = [], [], [], []
+                    for k in range(kmax):
+                        v = [e[key] * scale for r in rs for e in r["per_rank"] if e["rank"] == k]
+                        if not v:
+                            continue
+                        xs.append(k + dodge(i, n))
+                        mean.append(statistics.mean(v))
+                        lo.append(mean[-1] - min(v))
+                        hi.append(max(v) - mean[-1])
+                    axes[row_i][c].bar(xs, mean, 0.8 / n, color=colour[p], yerr=[lo, hi],
+                                       error_kw=dict(ecolor="0.25", elinewidth=0.8, capsize=2))
+            for row_i, (_, _, label) in enumerate(metrics):
+                ax = axes[row_i][c]
+                ax.set_xticks(range(kmax))
+                ax.set_xticklabels([str(k) for k in range(kmax)])
+                ax.set_xlim(-0.6, kmax - 0.4)
+                ax.grid(axis="y", alpha=0.3)
+                if not drawn:
+                    no_data(ax, f"no {kmax}-rank runs")
+                if c == 0:
+                    ax.set_ylabel(f"{label}\nmean over runs, min–max")
+            axes[0][c].set_title(mode_title(mode, runs))
+            axes[1][c].set_xlabel("rank")
+        finish(fig, "per_rank.png", f"per rank, {kmax}-rank runs", policy_handles)
+
+    # 4. paired speedup over random (median over pairs, 95 % bootstrap interval); the same
+    #    percentage scale in every panel, so the y axis is shared. Labels: pairs won.
+    others = [p for p in policies if p != "random"]
+    if "random" in policies and others:
+        fig, axes = panels(sharey=True)
+        extent = [0.0]
+        for ax, mode in zip(axes[0], modes):
+            ax.axhline(0, color=colour["random"], lw=1.5, ls="--", zorder=1)
+            for i, p in enumerate(others):
+                for j, k in enumerate(rank_counts):
+                    r = next((r for r in rows if (r["mode"], r["ranks"], r["policy"]) == (mode, k, p)), None)
+                    if r is None or math.isnan(r["paired_median_pct"]):
+                        continue
+                    x = j + dodge(i, len(others), 0.5)
+                    m, lo, hi = r["paired_median_pct"], r["paired_lo_pct"], r["paired_hi_pct"]
+                    extent += [lo, hi]
+                    ax.errorbar([x], [m], yerr=[[m - lo], [hi - m]], marker="o", capsize=4, color=colour[p],
+                                lw=1.5, zorder=3)
+                    ax.annotate(r["pairs_won"], (x, hi), xytext=(0, 3), textcoords="offset points",
+                                ha="center", va="bottom", fontsize=7, color="0.3")
+            ax.set_title(mode_title(mode, runs))
+            rank_axis(ax)
+            ax.grid(axis="y", alpha=0.3)
+        # room above the highest interval for its pairs-won label (the y axis is shared)
+        low, high = min(extent), max(extent)
+        pad = max(high - low, 1.0) * 0.08
+        axes[0][0].set_ylim(low - pad, high + 2 * pad)
+        axes[0][0].set_ylabel("speedup over random (%)\npaired median, 95 % CI")
+        handles = [Patch(facecolor=colour[p], label=p) for p in others]
+        handles.append(Line2D([], [], color=colour["random"], ls="--", label="random (0 %)"))
+        finish(fig, "speedup.png", "paired speedup over random (> 0: faster; labels: pairs won)", handles)
+    return written
+
+
+PLOT_CAPTIONS = {
+    "speedup.png": "Paired speedup of each policy over random: per repetition, (random − policy) / policy "
+                   "on the two run times, then the median over the pairs with its 95 % bootstrap interval. "
+                   "An interval that crosses the dashed 0 % line means this campaign cannot tell the two "
+                   "policies apart. The label above each interval is the number of pairs the policy won.",
+    "runtime_spread.png": "Run times per configuration: one dot per run; boxes show quartiles and median, "
+                          "whiskers the fastest and the slowest run.",
+    "runtime_vs_ranks.png": "Run time against rank count: median, bars from the fastest to the slowest run.",
+    "per_rank.png": "Per rank at the largest rank count: idle time and steal requests, mean over runs, "
+                    "bars from the smallest to the largest run.",
+}
+
+HTML_STYLE = """
+body { font-family: sans-serif; margin: 1.5em auto; max-width: 1500px; padding: 0 1em; color: #222; }
+h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.6em; }
+table { border-collapse: collapse; font-size: 0.85em; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; }
+th { background: #f0f0f0; vertical-align: bottom; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+tbody tr:nth-child(even) { background: #fafafa; }
+table.meta th { text-align: left; background: none; border: none; padding-right: 1em; }
+table.meta td { border: none; }
+code { background: #f4f4f4; padding: 0 0.2em; }
+figure { margin: 1.2em 0; } figure img { max-width: 100%; border: 1px solid #ddd; }
+figcaption { font-size: 0.9em; color: #444; max-width: 60em; }
+"""
+
+
+def app_command(runs):
+    """The app and its arguments as the manifest records them, without the per-run arguments."""
+    for r in runs:
+        try:
+            words = shlex.split(r.get("command", ""))
+        except ValueError:
+            continue
+        if words:
+            return shlex.join(words[:words.index("--policy")] if "--policy" in words else words)
+    return ""
+
+
+def write_html(out, rows, runs):
+    """OUTDIR/report.html: header, the summary table and every plot as a data: URI — one file,
+    no network references, readable offline."""
+    import base64
+    import datetime
+    import glob
+    import html
+    esc = html.escape
+    failed = [r for r in runs if not r["ok"]]
+    app = next((r["app"] for r in runs if r.get("app")), "") or "campaign"
+    ended = datetime.datetime.fromtimestamp(os.path.getmtime(os.path.join(out, "runs.tsv")), datetime.timezone.utc)
+    meta = [
+        ("app command", f"<code>{esc(app_command(runs))}</code> (each run adds --policy, --threads, --seed, "
+                        "--stats; slow runs add --slow-ranks, --slowdown)"),
+        ("runs", esc(f"{len(runs)} ({len(failed)} failed or incomplete, excluded)")),
+        ("modes", esc(", ".join(mode_order(r["mode"] for r in runs)))),
+        ("policies", esc(", ".join(policy_order(r["policy"] for r in runs)))),
+        ("ranks", esc(", ".join(str(k) for k in sorted({r["ranks"] for r in runs})))),
+        ("threads per rank", esc(", ".join(sorted({str(r.get("threads", "")) for r in runs})))),
+        ("repetitions", esc(", ".join(str(n) for n in sorted({r["runs"] for r in rows})) + " successful per configuration")),
+        ("last run ended", esc(ended.strftime("%Y-%m-%d %H:%M UTC")) + " (time runs.tsv was last written)"),
+        ("folder", f"<code>{esc(os.path.abspath(out))}</code>"),
+    ]
+    for path in (os.path.join(out, "binary.txt"), os.path.join(out, os.pardir, "binary.txt")):
+        if os.path.isfile(path):
+            with open(path) as f:
+                meta.append(("binary", esc(f.read().strip()) + f" (<code>{esc(os.path.relpath(path, out))}</code>)"))
+            break
+
+    parts = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+             f"<title>{esc(app)}: policy campaign report</title>", f"<style>{HTML_STYLE}</style>", "</head>",
+             "<body>", f"<h1>{esc(app)}: policy campaign report</h1>", '<table class="meta">']
+    parts += [f"<tr><th>{esc(k)}</th><td>{v}</td></tr>" for k, v in meta]
+    parts += ["</table>", "<h2>Summary</h2>",
+              "<p>One row per mode, rank count and policy. Speedups are over random in the same mode and rank "
+              "count; positive means faster than random. Bold: a paired 95 % interval that excludes 0.</p>",
+              '<table class="summary">', "<thead><tr>" + "".join(f"<th>{esc(c[1])}</th>" for c in COLUMNS)
+              + "</tr></thead>", "<tbody>"]
+    text_columns = {"mode", "policy", "pairs_won"}
+    for r in rows:
+        clear = not math.isnan(r["paired_lo_pct"]) and (r["paired_lo_pct"] > 0 or r["paired_hi_pct"] < 0)
+        cells = []
+        for key, _, fmt in COLUMNS:
+            text = esc(cell(fmt, r[key]))
+            if clear and key.startswith("paired_"):
+                text = f"<strong>{text}</strong>"
+            cells.append(f"<td>{text}</td>" if key in text_columns else f'<td class="num">{text}</td>')
+        parts.append("<tr>" + "".join(cells) + "</tr>")
+    parts += ["</tbody>", "</table>", f"<p>{esc(f'{len(runs)} runs, {len(failed)} failed or incomplete (excluded).')}</p>"]
+    if failed:
+        parts.append("<ul>")
+        parts += [f"<li>run {esc(r['id'])} ({esc(r['mode'])}, {r['ranks']} ranks, {esc(r['policy'])}): "
+                  f"exit {esc(str(r['exit']))}</li>" for r in failed]
+        parts.append("</ul>")
+    parts.append("<h2>Plots</h2>")
+    pdir = os.path.join(out, "plots")
+    names = [n for n in PLOT_CAPTIONS if os.path.isfile(os.path.join(pdir, n))]
+    names += sorted(os.path.basename(p) for p in glob.glob(os.path.join(pdir, "*.png"))
+                    if os.path.basename(p) not in PLOT_CAPTIONS)
+    for name in names:
+        with open(os.path.join(pdir, name), "rb") as f:
+            data = base64.b64encode(f.read()).decode("ascii")
+        parts += ["<figure>", f'<img alt="{esc(name)}" src="data:image/png;base64,{data}">',
+                  f"<figcaption><code>plots/{esc(name)}</code>: {esc(PLOT_CAPTIONS.get(name, ''))}</figcaption>",
+                  "</figure>"]
+    parts += ["</body>", "</html>", ""]
+    path = os.path.join(out, "report.html")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(parts))
+    return path
 
 
 def cmd_report(args):
@@ -363,8 +614,9 @@ def cmd_report(args):
         sys.exit("campaign report: no successful runs to report")
     write_tables(args.dir, rows, runs)
     plot(args.dir, rows, runs)
+    write_html(args.dir, rows, runs)
     print(open(os.path.join(args.dir, "table.md")).read())
-    print(f"[campaign] wrote {args.dir}/table.md, table.csv, plots/*.png")
+    print(f"[campaign] wrote {args.dir}/table.md, table.csv, plots/*.png, report.html")
     return 0
 
 

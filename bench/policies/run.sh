@@ -52,6 +52,11 @@ analysis="$(sed -n '/^<!-- analysis:begin/,/^<!-- analysis:end -->/p' bench/resu
     cp "$out/$name/plots/runtime_spread.png" "$dest/${name}_runtime_spread.png"
     cp "$out/$name/plots/per_rank.png" "$dest/${name}_per_rank.png"
     cp "$out/$name/plots/runtime_vs_ranks.png" "$dest/${name}_runtime_vs_ranks.png"
+    cp "$out/$name/plots/speedup.png" "$dest/${name}_speedup.png"
+    cp "$out/$name/report.html" "$dest/${name}_report.html"
+    echo "One page with these tables and every plot, viewable offline: [policies/${name}_report.html](policies/${name}_report.html)"
+    echo
+    echo "![$name: paired speedup over random with 95 % intervals](policies/${name}_speedup.png)"
     echo "![$name: run time spread](policies/${name}_runtime_spread.png)"
     echo "![$name: per-rank idle time and steals](policies/${name}_per_rank.png)"
     echo
