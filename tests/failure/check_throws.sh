@@ -6,11 +6,14 @@
 #   check_throws.sh THROWING_APP
 set -uo pipefail
 app="$1"
+# A run past its limit prints every process's stacks before it is killed (run_with_stacks.sh).
+limit="$(dirname "$0")/run_with_stacks.sh"
 mpi=(mpirun --oversubscribe --allow-run-as-root)
 sites=(generator bound objective enumerator)
 kinds=(count optimise decide)
 fails=0; runs=0; i=0
-fail() { echo "FAIL: $1"; echo "$2" | tail -8; fails=$((fails + 1)); }
+# On a timeout the whole output (the stacks) is shown; otherwise its last lines.
+fail() { if grep -q "run_with_stacks:" <<<"$2"; then echo "$2"; else echo "$2" | tail -8; fi; echo "FAIL: $1"; fails=$((fails + 1)); }
 
 for layout in "1 2" "2 1" "2 2" "4 1" "4 2"; do
   read -r ranks workers <<<"$layout"
@@ -27,7 +30,7 @@ for layout in "1 2" "2 1" "2 2" "4 1" "4 2"; do
     [ "$ranks" -gt 1 ] && cmd=("${mpi[@]}" -n "$ranks" "${cmd[@]}")
     runs=$((runs + 1))
     start=$(date +%s%N)
-    out=$(timeout 10 "${cmd[@]}" 2>&1); rc=$?
+    out=$("$limit" 10 "${cmd[@]}" 2>&1); rc=$?
     ms=$(( ($(date +%s%N) - start) / 1000000 ))
     what="$ranks rank(s) x $workers worker(s), $sk, throw in $site, $kind"
     if [ $rc -eq 124 ]; then fail "$what: no exit within 10 s (hang)" "$out"; continue; fi
@@ -45,7 +48,7 @@ for layout in "1 2" "2 2" "4 1"; do
     cmd=("$app" --skeleton budget --threads "$workers" -b 50 --throw-in none --kind "$kind")
     [ "$ranks" -gt 1 ] && cmd=("${mpi[@]}" -n "$ranks" "${cmd[@]}")
     runs=$((runs + 1))
-    out=$(timeout 60 "${cmd[@]}" 2>&1); rc=$?
+    out=$("$limit" 60 "${cmd[@]}" 2>&1); rc=$?
     case $kind in count) want="nodes: 2097151" ;; optimise) want="optimum: 20" ;; decide) want="found: yes" ;; esac
     if [ $rc -ne 0 ] || ! grep -qx "$want" <<<"$out"; then fail "control $ranks x $workers $kind: exit $rc" "$out"; continue; fi
     echo "ok   control $ranks rank(s) x $workers worker(s) $kind: $want"
