@@ -111,7 +111,8 @@ void LoadBoard::publish(RankRecord mine) {
                              mine.idle, t0};
   if (scheme_ == BoardScheme::Sample) {
     // Our own window only, with plain stores in seqlock order; a thief's fetch reads it in three
-    // flushed phases. (x86-64 keeps stores in program order, and the release makes the compiler.)
+    // flushed phases. The release fence keeps the compiler from moving field stores before the
+    // odd sequence number (the hardware, x86-64, keeps stores in program order).
     const int c = recordCell(rank_);
     store(c, odd);
     std::atomic_thread_fence(std::memory_order_release);
@@ -172,12 +173,8 @@ void LoadBoard::fetch(std::span<const int> peers, std::span<std::optional<RankRe
 }
 
 std::vector<int> LoadBoard::watched() const {
+  if (scheme_ == BoardScheme::All) return everyOtherRank(rank_, size_).ranks;
   std::vector<int> out;
-  if (scheme_ == BoardScheme::All) {
-    for (int p = 0; p < size_; ++p)
-      if (p != rank_) out.push_back(p);
-    return out;
-  }
   for (int step = 1; step <= 2 && step < size_; ++step) out.push_back((rank_ + step) % size_);
   return out;
 }

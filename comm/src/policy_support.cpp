@@ -21,11 +21,7 @@ void PeerScores::readOne(int peer) {
 }
 
 const std::vector<int>& PeerScores::readBoard() {
-  if (!view_) {
-    candidates_ = everyOtherRank(rank_, size());
-    return candidates_.ranks;
-  }
-  candidates_ = view_->candidates(rank_, size());
+  candidates_ = view_ ? view_->candidates(rank_, size()) : everyOtherRank(rank_, size());
   for (int r : candidates_.ranks) readOne(r);
   return candidates_.ranks;
 }

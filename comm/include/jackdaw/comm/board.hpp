@@ -151,7 +151,6 @@ class LoadBoardView final : public BoardView {
   LoadBoard& board_;
   int sample_;
   std::mt19937_64 rng_;
-  std::vector<int> pool_;
   std::vector<std::optional<RankRecord>> out_;
 };
 

@@ -170,7 +170,7 @@ class Launch {
 
     // The search tells the session what happens, through an observer.
     struct Bridge final : SearchObserver {
-      Bridge(comm::Session& se, Search& sr) : session(se), search(sr) {}
+      Bridge(comm::Session& se, Search& sr, unsigned bellNodes) : session(se), search(sr), doorbellNodes(bellNodes) {}
       void poolRanDry() override { session.wake(); }  // this rank may need work: steal now
       // A thief rang: the comm thread answers now rather than after its sleep.
       unsigned pulseEvery() const override { return doorbellNodes; }
@@ -179,9 +179,8 @@ class Launch {
       void incumbentImproved() override { session.offerBound(encodeObjective(search.incumbent().bound())); }
       comm::Session& session;
       Search& search;
-      unsigned doorbellNodes = 0;
-    } bridge(session, s);
-    bridge.doorbellNodes = cfg.comm.doorbell ? cfg.comm.doorbellNodes : 0;
+      unsigned doorbellNodes;  // 0: no pulse (--doorbell false)
+    } bridge(session, s, cfg.comm.doorbell ? cfg.comm.doorbellNodes : 0);
     s.observe(&bridge);
     if (s.incumbent().hasBound()) session.offerBound(encodeObjective(s.incumbent().bound()));
 

@@ -23,8 +23,8 @@
 
 #include <algorithm>
 #include <limits>
-#include <utility>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "jackdaw/comm/policies/policy_support.hpp"
@@ -142,25 +142,26 @@ class PerformancePolicy final : public VictimPolicy {
   // kFreshReads candidates by them are read again at their owners and the choice is made on those.
   static constexpr std::size_t kFreshReads = 2;
   bool refreshTarget(bool auxiliary) {
-    const std::vector<int>& candidates = scores_.readBoard();
-    std::vector<std::pair<double, int>> ranked;  // (score, rank), unguarded candidates
-    for (int r : candidates) {
+    std::vector<std::pair<double, int>> ranked;  // (score, rank) of the unguarded candidates
+    for (int r : scores_.readBoard()) {
       if (guarded(r)) {
         ++guardedSkips_;
         continue;
       }
       ranked.emplace_back(scores_.score(r), r);
     }
-    // Best first; ties: the lowest rank.
-    std::sort(ranked.begin(), ranked.end(), [](auto& a, auto& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); });
+    // Best first; ties: the lowest rank. Only the best kFreshReads are ever looked at.
+    const auto best = [](const auto& a, const auto& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); };
+    const auto top = ranked.begin() + static_cast<std::ptrdiff_t>(std::min(kFreshReads, ranked.size()));
+    std::partial_sort(ranked.begin(), top, ranked.end(), best);
     if (auxiliary && !scores_.fresh() && !ranked.empty() && ranked.front().first > 0.0) {
-      std::vector<int> top;
-      for (std::size_t i = 0; i < ranked.size() && i < kFreshReads && ranked[i].first > 0.0; ++i) top.push_back(ranked[i].second);
-      scores_.freshen(top);
-      freshReads_ += top.size();
+      std::vector<int> again;
+      for (auto it = ranked.begin(); it != top && it->first > 0.0; ++it) again.push_back(it->second);
+      scores_.freshen(again);
+      freshReads_ += again.size();
       ranked.clear();
-      for (int r : top) ranked.emplace_back(scores_.score(r), r);
-      std::sort(ranked.begin(), ranked.end(), [](auto& a, auto& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); });
+      for (int r : again) ranked.emplace_back(scores_.score(r), r);
+      std::sort(ranked.begin(), ranked.end(), best);
     }
     if (!ranked.empty() && ranked.front().first > 0.0) {
       target_ = ranked.front().second;

@@ -71,8 +71,8 @@ class PeerScores {
   BoardView* view_;
   Candidates candidates_;
   std::vector<double> delay_;
-  std::vector<RankRecord> rec_;
-  std::vector<std::uint64_t> refusedAt_;  // per rank: its record's time when it refused us (0: none)  // initial record: rate 1.0, queued 0 (the specification's initial NodeInfo)
+  std::vector<RankRecord> rec_;  // initial record: rate 1.0, queued 0 (the specification's initial NodeInfo)
+  std::vector<std::uint64_t> refusedAt_;  // per rank: its record's time when it refused us (0: none)
 };
 
 // Counters a policy reports under --stats. choiceJson() keys (every policy): steals_tried,
