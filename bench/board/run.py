@@ -3,6 +3,7 @@
 round trip with and without the doorbell. Writes bench/results/board_schemes.md; raw rows in OUT.
 
   bench/board/run.py [--build build] [--rounds 3] [--ranks 2,4,8,16] [--out results/board-<stamp>]
+  bench/board/run.py --from results/board-<stamp>     no runs: the tables again from the saved rows
 
 Three parts, each alternating its variants within every round (A B A B ...):
   costs      comm_bench at each rank count: publish per scheme, fetch of k records at the owners
@@ -45,6 +46,17 @@ def costs(a, out):
     return rows
 
 
+def mean_round_trip(doc):
+    """Every steal's round trip averaged over the run (each rank's mean weighted by its steals), µs."""
+    n = total = 0
+    for p in doc["distributed"]["per_rank"]:
+        c = p["comm"]
+        k = c["steals_granted"] + c["steals_refused"]
+        n += k
+        total += c["steal_round_trip_us_mean"] * k
+    return total / n if n else float("nan")
+
+
 def app_run(a, out, tag, ranks, args):
     stats = f"{out}/{tag}.json"
     t0 = time.time()
@@ -55,7 +67,7 @@ def app_run(a, out, tag, ranks, args):
         sys.exit(f"{tag}: the search did not complete")
     return {"tag": tag, "ranks": ranks, "wall": time.time() - t0, "seconds": j["seconds"],
             "nodes": d["totals"]["nodes"], "steals": d["totals"]["steal_requests"],
-            "failed": d["totals"]["steals_failed"], "board": d["board"]}
+            "failed": d["totals"]["steals_failed"], "board": d["board"], "rtt_mean": mean_round_trip(j)}
 
 
 def staleness(a, out):
@@ -112,10 +124,11 @@ def report(a, out, cost_rows, stale_rows, bell_rows):
     L.append("# Load board schemes: publish cost, staleness, and the doorbell")
     L.append("")
     L.append(f"- command: `bench/board/run.py --build {a.build} --rounds {a.rounds} --ranks "
-             f"{','.join(map(str, a.ranks))} --genus {a.genus} --bell-rounds {a.bell_rounds}` (raw rows in `{out}`)")
+             f"{','.join(map(str, a.ranks))} --genus {a.genus} --bell-rounds {a.bell_rounds}` (raw rows in `{out}`"
+             f"{'; tables re-made from them with --from' if a.source else ''})")
     L.append(f"- machine: {open('/proc/cpuinfo').read().split('model name')[1].split(':')[1].splitlines()[0].strip()}, "
              f"{os.cpu_count()} cores; {sh(['mpirun', '--version']).splitlines()[0]}")
-    L.append(f"- date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; commit {a.commit}")
+    L.append(f"- date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(a.ended))} (last run ended); commit {a.commit}")
     L.append("- every rank count above 2 is oversubscribed (2 cores): figures include scheduling delays")
     L.append("")
     if cost_rows:
@@ -164,10 +177,11 @@ def report(a, out, cost_rows, stale_rows, bell_rows):
         L.append("## Steal round trip without and with the doorbell (random policy, 1 worker per rank)")
         L.append("")
         L.append("Round trips pooled over the runs of each variant (log2 cells: the figure is the cell's upper "
-                 "edge); run time median and range.")
+                 "edge); each run's mean round trip, median and range over the runs; run time median and range.")
         L.append("")
-        L.append("| app | ranks | doorbell | round trips | median ≤ µs | p90 ≤ µs | run s (median) | range | steal requests |")
-        L.append("|---|---|---|---|---|---|---|---|---|")
+        L.append("| app | ranks | doorbell | round trips | median ≤ µs | p90 ≤ µs | mean per run, µs: median | range "
+                 "| run s (median) | range | steal requests |")
+        L.append("|---|---|---|---|---|---|---|---|---|---|---|")
         for app in ["ns", "maxclique"]:
           for k in [2, 4]:
             for bell in ["false", "true"]:
@@ -176,11 +190,18 @@ def report(a, out, cost_rows, stale_rows, bell_rows):
                     continue
                 cells = [sum(x) for x in zip(*[r["board"]["round_trip_us_log2"] for r in rs])]
                 secs = [r["seconds"] for r in rs]
+                means = [r["rtt_mean"] for r in rs]
                 L.append(f"| {app} | {k} | {'on' if bell == 'true' else 'off'} | {sum(cells)} | {log2_quantile(cells, 0.5):.0f} | "
-                         f"{log2_quantile(cells, 0.9):.0f} | {med(secs):.3f} | {rng(secs)} | "
+                         f"{log2_quantile(cells, 0.9):.0f} | {med(means):.0f} | {min(means):.0f}–{max(means):.0f} | "
+                         f"{med(secs):.3f} | {rng(secs)} | "
                          f"{med([r['steals'] for r in rs]):.0f} |")
         L.append("")
     return "\n".join(L) + "\n"
+
+
+def saved(folder, name):
+    path = f"{folder}/{name}.json"
+    return json.load(open(path)) if os.path.exists(path) else []
 
 
 def main():
@@ -193,17 +214,28 @@ def main():
     p.add_argument("--parts", default="costs,staleness,doorbell")
     p.add_argument("--out", default=f"results/board-{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}")
     p.add_argument("--results", default="bench/results/board_schemes.md")
+    p.add_argument("--from", dest="source", help="a previous OUT folder: re-make the tables, run nothing")
     a = p.parse_args()
     a.ranks = [int(x) for x in a.ranks.split(",")]
     os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-    a.commit = sh(["git", "rev-parse", "--short", "HEAD"]).strip()
-    if subprocess.run(["git", "diff", "--quiet", "HEAD", "--", ".", ":!bench/results"]).returncode:
-        a.commit += " plus uncommitted changes"
-    os.makedirs(a.out, exist_ok=True)
-    parts = a.parts.split(",")
-    c = costs(a, a.out) if "costs" in parts else []
-    s = staleness(a, a.out) if "staleness" in parts else []
-    d = doorbell(a, a.out) if "doorbell" in parts else []
+    if a.source:
+        c, s, d = (saved(a.source, name) for name in ("costs", "staleness", "doorbell"))
+        for r in d:  # rows saved before the per-run mean was recorded
+            r.setdefault("rtt_mean", mean_round_trip(json.load(open(f"{a.source}/{r['tag']}.json"))))
+        a.out = a.source
+        a.commit = open(f"{a.source}/commit.txt").read().strip() if os.path.exists(f"{a.source}/commit.txt") else "unknown"
+    else:
+        a.commit = sh(["git", "rev-parse", "--short", "HEAD"]).strip()
+        if subprocess.run(["git", "diff", "--quiet", "HEAD", "--", ".", ":!bench/results"]).returncode:
+            a.commit += " plus uncommitted changes"
+        os.makedirs(a.out, exist_ok=True)
+        open(f"{a.out}/commit.txt", "w").write(a.commit + "\n")
+        parts = a.parts.split(",")
+        c = costs(a, a.out) if "costs" in parts else []
+        s = staleness(a, a.out) if "staleness" in parts else []
+        d = doorbell(a, a.out) if "doorbell" in parts else []
+    a.ended = max((os.path.getmtime(f"{a.out}/{n}.json") for n in ("costs", "staleness", "doorbell")
+                   if os.path.exists(f"{a.out}/{n}.json")), default=time.time())
     text = report(a, a.out, c, s, d)
     open(a.results, "w").write(text)
     print(text)
