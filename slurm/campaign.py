@@ -328,6 +328,11 @@ def mode_title(mode, runs):
     return mode
 
 
+def app_name(runs):
+    """The app the campaign ran, as its --stats say ("" if none says)."""
+    return next((r["app"] for r in runs if r.get("app")), "")
+
+
 def plot(out, rows, runs):
     """Writes plots/runtime_vs_ranks.png, runtime_spread.png, per_rank.png and (when the campaign ran the
     random policy) speedup.png. Every figure has one panel per mode and the policies as its only
@@ -343,7 +348,7 @@ def plot(out, rows, runs):
     policies = policy_order(r["policy"] for r in rows)
     colour = policy_colours(policies)
     rank_counts = sorted({r["ranks"] for r in rows})
-    app = next((r["app"] for r in runs if r.get("app")), "")
+    app = app_name(runs)
     prefix = f"{app}: " if app else ""
     ok = [r for r in runs if r["ok"]]
     written = []
@@ -544,7 +549,7 @@ def write_html(out, rows, runs):
     import html
     esc = html.escape
     failed = [r for r in runs if not r["ok"]]
-    app = next((r["app"] for r in runs if r.get("app")), "") or "campaign"
+    app = app_name(runs) or "campaign"
     ended = datetime.datetime.fromtimestamp(os.path.getmtime(os.path.join(out, "runs.tsv")), datetime.timezone.utc)
     meta = [
         ("app command", f"<code>{esc(app_command(runs))}</code> (each run adds --policy, --threads, --seed, "
@@ -556,7 +561,7 @@ def write_html(out, rows, runs):
         ("threads per rank", esc(", ".join(sorted({str(r.get("threads", "")) for r in runs})))),
         ("repetitions", esc(", ".join(str(n) for n in sorted({r["runs"] for r in rows})) + " successful per configuration")),
         ("last run ended", esc(ended.strftime("%Y-%m-%d %H:%M UTC")) + " (time runs.tsv was last written)"),
-        ("folder", f"<code>{esc(os.path.abspath(out))}</code>"),
+        ("folder", f"<code>{esc(os.path.normpath(out))}</code>"),
     ]
     for path in (os.path.join(out, "binary.txt"), os.path.join(out, os.pardir, "binary.txt")):
         if os.path.isfile(path):
