@@ -24,6 +24,7 @@ struct StealRequest {
   std::int32_t half = 0;
   std::int32_t seen = 0;  // 1 if the thief had a record of us
   std::uint64_t queued = 0;
+  std::uint64_t id = 0;   // the thief's request number (timelines match the two sides by it)
 };
 
 std::uint64_t nowNs() {
@@ -214,6 +215,7 @@ bool CommThread::pollIncoming(bool draining) {
         stats_.bytesSent += s.buf.size() - sizeof count;
       }
       MPI_Isend(s.buf.data(), static_cast<int>(s.buf.size()), MPI_BYTE, st.MPI_SOURCE, kTagStealReply, comm_, &s.req);
+      if (opts_.events) opts_.events->stealAnswered({st.MPI_SOURCE, rank_, q.id, count, at, nowNs()});
     } else if (st.MPI_TAG == kTagStealReply) {
       int bytes = 0;
       MPI_Get_count(&st, MPI_BYTE, &bytes);
@@ -228,7 +230,8 @@ bool CommThread::pollIncoming(bool draining) {
       o.tasks = count;
       auto it = inflight_.find(st.MPI_SOURCE);
       if (it != inflight_.end()) {
-        o.roundTripUs = 1e-3 * static_cast<double>(t - it->second);
+        o.roundTripUs = 1e-3 * static_cast<double>(t - it->second.sentNs);
+        if (opts_.events) opts_.events->stealEnded({rank_, st.MPI_SOURCE, it->second.id, count, it->second.sentNs, t});
         inflight_.erase(it);
       }
       stats_.stealRoundTripUsTotal += o.roundTripUs;
@@ -279,6 +282,7 @@ bool CommThread::maybeSteal(std::uint64_t now) {
   PendingSend& s = sends_.emplace_back();
   StealRequest q;
   q.half = opts_.stealHalf ? 1 : 0;
+  q.id = stats_.stealRequestsSent;
   if (auto rec = board_.latest(victim); rec && rec->seq > 0) {
     q.seen = 1;
     q.queued = rec->queued;
@@ -286,12 +290,13 @@ bool CommThread::maybeSteal(std::uint64_t now) {
   }
   s.buf.resize(sizeof q);
   std::memcpy(s.buf.data(), &q, sizeof q);
+  const std::uint64_t sent = nowNs();  // not `now` (the loop's): a reply handled since then came later
   MPI_Isend(s.buf.data(), sizeof q, MPI_BYTE, victim, kTagStealRequest, comm_, &s.req);
   if (opts_.doorbell) {
     board_.ring(victim);
     ++stats_.doorbellRings;
   }
-  inflight_[victim] = now;
+  inflight_[victim] = {sent, q.id};
   ++stats_.stealRequestsSent;
   if (stats_.choiceBins.size() < CommStats::kMaxChoices) {
     stats_.choiceBins.push_back(static_cast<std::uint32_t>((now - std::min(now, startNs_)) / 10'000'000));
@@ -308,6 +313,7 @@ bool CommThread::propagate() {
   if (board_.better(pb, publishedBound_) && board_.better(pb, board_.bound())) {
     board_.publishBound(pb);
     ++stats_.boundPublishes;
+    if (opts_.events) opts_.events->boundSent(nowNs(), pb);
     any = true;
   }
   if (board_.better(pb, publishedBound_)) publishedBound_ = pb;
@@ -322,12 +328,14 @@ bool CommThread::propagate() {
   if (board_.better(b, notifiedBound_)) {
     notifiedBound_ = b;
     work_.onBound(b);
+    if (opts_.events) opts_.events->boundReceived(nowNs(), b);
     any = true;
   }
   const int s = board_.stopReason();
   if (s > notifiedStop_) {
     notifiedStop_ = s;
     work_.onStop(s);
+    if (opts_.events) opts_.events->stopReceived(nowNs(), s);
     any = true;
   }
   return any;
@@ -353,6 +361,7 @@ void CommThread::maybePublish(std::uint64_t now) {
       r.pooled == lastRecord_.pooled && r.running == lastRecord_.running && r.idle == lastRecord_.idle)
     return;
   board_.publish(r);
+  if (opts_.events) opts_.events->published(now, r.queued, r.pooled);
   lastRecord_ = r;
   everPublished_ = true;
   lastPublishNs_ = now;
@@ -418,7 +427,9 @@ void CommThread::waveStep(std::uint64_t now) {
     lastWaveEndNs_ = now;
     ++stats_.waves;
     const std::uint64_t* s = waveRecv_;
-    if (s[0] == s[1] && s[2] == s[3] && s[4] == 0 && s[5] == 0) terminated_.store(true, std::memory_order_release);
+    const bool decided = s[0] == s[1] && s[2] == s[3] && s[4] == 0 && s[5] == 0;
+    if (opts_.events) opts_.events->wave(waveStartNs_, now, decided);
+    if (decided) terminated_.store(true, std::memory_order_release);
     return;
   }
   if (now - lastWaveEndNs_ < static_cast<std::uint64_t>(opts_.waveInterval.count()) * 1000) return;
@@ -437,6 +448,7 @@ void CommThread::waveStep(std::uint64_t now) {
   waveSend_[5] = changed ? 1 : 0;
   MPI_Iallreduce(waveSend_, waveRecv_, 6, MPI_UINT64_T, MPI_SUM, comm_, &waveReq_);
   waveActive_ = true;
+  waveStartNs_ = now;
 }
 
 void CommThread::testSends() {

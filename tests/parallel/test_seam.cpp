@@ -68,9 +68,10 @@ struct Counting final : SearchObserver {
   std::atomic<std::uint64_t> created{0}, finished{0}, dry{0}, stops{0}, improved{0};
   std::atomic<int> lastStop{0};
   void tasksCreated(std::size_t n) override { created += n; }
-  void taskFinished(int worker, double seconds) override {
-    EXPECT_GE(worker, 0);
-    EXPECT_GE(seconds, 0.0);
+  void taskFinished(const TaskSpan& t) override {
+    EXPECT_GE(t.worker, 0);
+    EXPECT_GE(t.depth, 0);
+    EXPECT_GE(t.seconds, 0.0);
     ++finished;
   }
   void poolRanDry() override { ++dry; }

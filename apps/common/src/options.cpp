@@ -75,6 +75,16 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
                  "Continue the search saved in this folder, on any number of ranks and workers and with any parallel "
                  "skeleton; the app's own options and instance must be the ones it was saved with")
       ->group("Checkpoint");
+  app.add_option("--timeline", o.timelineFile,
+                 "Write a timeline of the run to this file (Chrome trace-event JSON: open it in Perfetto, "
+                 "chrome://tracing or Speedscope): every worker's tasks and idle time, steals between ranks, "
+                 "publications, bounds, stops, termination waves, checkpoints")
+      ->group("Timeline");
+  app.add_option("--timeline-cap", o.timelineCap,
+                 "Events kept per rank (about 40 bytes each in memory); past it the timeline says where it stops")
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 32))
+      ->group("Timeline");
   app.add_option("--test-comm-delay-us", o.testCommDelayUs, "TEST ONLY: random comm-thread delays up to N us")
       ->group("");
   app.add_option("--test-fail-rank", o.testFailRank, "TEST ONLY: this rank fails as if its input were unreadable")

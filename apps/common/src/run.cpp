@@ -119,6 +119,7 @@ bool CheckpointLegs::finishLeg(const SearchStats& soFar, double legSeconds) {
     timer_.join();
   }
   seconds_ += legSeconds;
+  wrote_ = false;
   if (ctx_.rank == 0 && active()) ctx_.checkpoint["seconds_this_run"] = seconds_;
   // Every rank saved or none did: the stop reason they decide on is the same everywhere.
   if (!cp_.saved) {
@@ -127,6 +128,8 @@ bool CheckpointLegs::finishLeg(const SearchStats& soFar, double legSeconds) {
   }
   const auto& o = ctx_.opts;
   const LegSummary leg{o.skeleton, ctx_.size, o.threads, legSeconds, seconds(), soFar.nodes, cp_.savedTasks};
+  wrote_ = true;
+  savedTasks_ = cp_.savedTasks;
   const auto t0 = std::chrono::steady_clock::now();
   nlohmann::json manifest = writeCheckpoint(ctx_, o.checkpointDir, *cp_.saved, leg, previous_);
   const double writeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

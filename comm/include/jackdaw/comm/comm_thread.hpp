@@ -44,6 +44,7 @@
 #include <vector>
 
 #include "jackdaw/comm/board.hpp"
+#include "jackdaw/comm/comm_events.hpp"
 #include "jackdaw/comm/comm_stats.hpp"
 #include "jackdaw/comm/local_work.hpp"
 #include "jackdaw/comm/policy.hpp"
@@ -77,6 +78,7 @@ struct CommOptions {
   // at once instead of the request waiting out the comm thread's sleep.
   bool doorbell = true;
   unsigned doorbellNodes = 64;  // a worker polls the doorbell every this many nodes (one relaxed load)
+  CommEvents* events = nullptr;  // told what happens (a timeline recorder), from the comm thread
   unsigned testDelayMaxUs = 0;  // TEST ONLY: random sleeps of up to this many µs in the loop
   std::uint64_t seed = 1;       // for the test delays
 };
@@ -147,7 +149,11 @@ class CommThread {
   // comm-thread state
   CommStats stats_;
   std::list<PendingSend> sends_;
-  std::map<int, std::uint64_t> inflight_;  // victim -> request time (ns)
+  struct Inflight {
+    std::uint64_t sentNs = 0;
+    std::uint64_t id = 0;
+  };
+  std::map<int, Inflight> inflight_;  // victim -> our request to it
   std::uint64_t nextStealNs_ = 0, stealRetryUs_ = 0;
   std::int64_t publishedBound_, notifiedBound_;
   int publishedStop_ = 0, notifiedStop_ = 0;
@@ -174,7 +180,7 @@ class CommThread {
   bool waveActive_ = false;
   std::uint64_t waveSend_[6]{}, waveRecv_[6]{}, prevSnap_[5]{};
   bool havePrev_ = false;
-  std::uint64_t lastWaveEndNs_ = 0;
+  std::uint64_t lastWaveEndNs_ = 0, waveStartNs_ = 0;
   std::uint64_t workMsgsSent_ = 0, workMsgsRecv_ = 0;
 };
 

@@ -17,20 +17,29 @@
 // visits. With no observer asking for a pulse, the cost per node is one untaken branch.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 
 #include "jackdaw/core/stop.hpp"
 
 namespace jackdaw {
 
+// One task as a worker ran it.
+struct TaskSpan {
+  int worker = 0;                                // the worker's index in its runtime
+  int depth = 0;                                 // the depth of the task's root node
+  std::chrono::steady_clock::time_point start;   // when the body began
+  double seconds = 0;                            // how long the body ran
+};
+
 class SearchObserver {
  public:
   virtual ~SearchObserver() = default;
   // A worker pushed n new tasks into the pool.
   virtual void tasksCreated(std::size_t /*n*/) {}
-  // A worker ran a task for `seconds`. Called inside the task's busy time on that worker, so work
-  // done here counts as the task's (a slow-rank experiment spins here).
-  virtual void taskFinished(int /*worker*/, double /*seconds*/) {}
+  // A worker ran a task (span.seconds is the body's time). Called inside the task's busy time on
+  // that worker, so work done here counts as the task's (a slow-rank experiment spins here).
+  virtual void taskFinished(const TaskSpan& /*span*/) {}
   // After a task is fully accounted, the pool was empty: some worker may need work now.
   virtual void poolRanDry() {}
   // The search's stop reason rose to r (once per reason: interrupted, then found, then failed).

@@ -39,6 +39,8 @@ struct CommonOptions {
   std::string checkpointDir;           // --checkpoint DIR: an interrupted search saves its work here
   double checkpointEvery = 0.0;        // --checkpoint-every S: also save every S seconds (0: never)
   std::string resumeDir;               // --resume DIR: continue the search saved there
+  std::string timelineFile;            // --timeline FILE: a Chrome trace-event timeline of the run
+  std::uint64_t timelineCap = 1'000'000;  // --timeline-cap N: events kept per rank
   unsigned testCommDelayUs = 0;        // TEST ONLY: random sleeps in the comm thread
   int testFailRank = -1;               // TEST ONLY: this rank fails as if it could not read its input
 };

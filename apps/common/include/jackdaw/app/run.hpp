@@ -12,6 +12,7 @@
 // on any number of ranks. See checkpoint.hpp for the folder.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <optional>
@@ -25,6 +26,7 @@
 #include "jackdaw/app/progress.hpp"
 #include "jackdaw/app/report.hpp"
 #include "jackdaw/app/slow_rank.hpp"
+#include "jackdaw/app/timeline_file.hpp"
 #include "jackdaw/comm/session.hpp"
 #include "jackdaw/core/errors.hpp"
 #include "jackdaw/core/result.hpp"
@@ -72,6 +74,9 @@ class CheckpointLegs {
   bool finishLeg(const SearchStats& soFar, double legSeconds);
   // Search seconds of every leg, this process's and those before the checkpoint it resumed.
   double seconds() const { return before_ + seconds_; }
+  // The last finishLeg wrote a checkpoint, holding this many of this rank's tasks.
+  bool wrote() const { return wrote_; }
+  std::uint64_t savedTasks() const { return savedTasks_; }
 
  private:
   AppContext& ctx_;
@@ -83,6 +88,8 @@ class CheckpointLegs {
   double seconds_ = 0;  // this process's legs
   double before_ = 0;   // the legs before the checkpoint resumed
   std::atomic<bool> legOver_{false};
+  bool wrote_ = false;
+  std::uint64_t savedTasks_ = 0;
 };
 
 namespace detail {
@@ -102,6 +109,7 @@ SearchResult<M, K> runChecked(AppContext& ctx, const typename M::Space& space, t
     using Saved = SearchResult<M, K>;
     for (const auto& b : legs.checkpointing()->from) (void)distributed::decodeSaved<Saved, jackdaw::detail::Task<typename M::Node>>(b);
   }
+  RunTimeline timeline(ctx);
   checkSetupAcrossRanks(ctx);
   noteSharedCpus(ctx);
   ProgressLog progress(ctx);
@@ -109,7 +117,9 @@ SearchResult<M, K> runChecked(AppContext& ctx, const typename M::Space& space, t
   const auto slow = slowRankFor(ctx);
   std::vector<SearchObserver*> observers;
   if (slow) observers.push_back(slow.get());
+  if (timeline.on()) observers.push_back(timeline.observer());  // last: a task's span includes the slow-down
   const skeletons::Settings settings = skeletonSettings(ctx, &reports, observers);
+  timeline.align();
   for (;;) {
     // The library call, one per leg: on one rank it runs the search here, on several it spans
     // them and every rank gets the whole result.
@@ -118,18 +128,26 @@ SearchResult<M, K> runChecked(AppContext& ctx, const typename M::Space& space, t
     so.skeleton = o.skeleton;
     so.settings = settings;
     so.session = sessionConfig(ctx);
+    so.session.comm.events = timeline.commEvents();
     so.stop = &legs.legStop();
     so.report = &report;
     so.checkpointing = legs.checkpointing();
     legs.startLeg();
+    const auto start = RunTimeline::Clock::now();
     auto r = solve<M, K, Table>(space, root, params, so);
+    timeline.search(start, RunTimeline::Clock::now(), std::max<int>(1, static_cast<int>(reports.size())),
+                    !reports.empty());
     if (!reports.empty()) addWorkerReports(ctx, reports);
     if (ctx.size > 1 && ctx.rank == 0) {
       ctx.distributed = distributedJson(report, ctx.size);
       ctx.distributed["board"]["scheme"] = ctx.opts.board;
       if (ctx.opts.board == "sample") ctx.distributed["board"]["sample"] = ctx.opts.boardSample;
     }
-    if (!legs.finishLeg(r.stats, r.seconds)) {
+    const auto saving = RunTimeline::Clock::now();
+    const bool again = legs.finishLeg(r.stats, r.seconds);
+    if (legs.wrote()) timeline.checkpoint(saving, RunTimeline::Clock::now(), legs.savedTasks());
+    if (!again) {
+      timeline.write();
       r.seconds = legs.seconds();
       ctx.lastRun = {true, r.stats, r.seconds, r.stop};
       return r;

@@ -13,10 +13,10 @@ namespace jackdaw::app {
 class SlowRank final : public SearchObserver {
  public:
   SlowRank(double factor, const StopFlag& stop) : factor_(factor), stop_(stop) {}
-  void taskFinished(int, double seconds) override {
+  void taskFinished(const TaskSpan& task) override {
     const auto until = std::chrono::steady_clock::now() +
                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                           std::chrono::duration<double>(seconds * (factor_ - 1.0)));
+                           std::chrono::duration<double>(task.seconds * (factor_ - 1.0)));
     while (std::chrono::steady_clock::now() < until && !stop_.requested()) {
     }
   }

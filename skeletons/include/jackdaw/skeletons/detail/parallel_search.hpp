@@ -236,11 +236,12 @@ class ParallelSearch {
     const bool observed = !observers_.empty();  // with nobody listening: no clock reads, no calls
     try {
       WorkerRuntime::TaskScope scope(rt_);
-      const auto start = observed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+      TaskSpan span;
+      if (observed) span = {scope.worker(), t->depth, std::chrono::steady_clock::now(), 0.0};
       body_(*slots_[static_cast<std::size_t>(scope.worker())], std::move(*t));
       if (observed) {
-        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        for (SearchObserver* o : observers_) o->taskFinished(scope.worker(), s);
+        span.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - span.start).count();
+        for (SearchObserver* o : observers_) o->taskFinished(span);
       }
     } catch (...) {
       fail(std::current_exception());  // the task ends here, and counts as finished below

@@ -1,0 +1,291 @@
+#include "jackdaw/app/timeline_file.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "jackdaw/core/errors.hpp"
+#include "jackdaw/distributed/comm_timeline.hpp"
+
+namespace jackdaw::app {
+
+namespace {
+constexpr int kTagLength = 71, kTagChunk = 72, kTagClock = 73;
+constexpr std::size_t kChunk = std::size_t{1} << 30;  // MPI counts are ints: big parts go in pieces
+
+const char* stopName(std::int64_t r) {
+  switch (r) {
+    case 1: return "interrupted";
+    case 2: return "found";
+    case 3: return "failed";
+    default: return "none";
+  }
+}
+
+// A flow arrow's id: the steal request (thief, number) it belongs to, written as a hex string (a
+// JSON number would lose bits past 2^53). The number holds the session above bit 40 and the
+// thief's count below; the rank goes above both.
+std::uint64_t flowId(std::int64_t thief, std::int64_t id) {
+  return static_cast<std::uint64_t>(id) + (static_cast<std::uint64_t>(thief) << 48);
+}
+
+struct Writer {
+  std::string& out;
+  int pid;
+  int workers;
+  // Workers first, then the comm thread's three lanes, then main.
+  int tid(std::int16_t lane) const {
+    switch (lane) {
+      case Timeline::kCommLane: return workers;
+      case Timeline::kStealLane: return workers + 1;
+      case Timeline::kWaveLane: return workers + 2;
+      case Timeline::kMainLane: return workers + 3;
+      default: return lane;
+    }
+  }
+  // ts and dur in microseconds with nanosecond digits.
+  void complete(const char* name, const char* cat, std::int16_t lane, std::int64_t startNs, std::int64_t durNs,
+                const std::string& args) {
+    fmt::format_to(std::back_inserter(out),
+                   ",\n{{\"name\":\"{}\",\"cat\":\"{}\",\"ph\":\"X\",\"pid\":{},\"tid\":{},\"ts\":{:.3f},\"dur\":{:.3f},"
+                   "\"args\":{{{}}}}}",
+                   name, cat, pid, tid(lane), 1e-3 * static_cast<double>(startNs), 1e-3 * static_cast<double>(durNs),
+                   args);
+  }
+  void instant(const char* name, const char* cat, std::int16_t lane, std::int64_t atNs, const std::string& args) {
+    fmt::format_to(std::back_inserter(out),
+                   ",\n{{\"name\":\"{}\",\"cat\":\"{}\",\"ph\":\"i\",\"s\":\"t\",\"pid\":{},\"tid\":{},\"ts\":{:.3f},"
+                   "\"args\":{{{}}}}}",
+                   name, cat, pid, tid(lane), 1e-3 * static_cast<double>(atNs), args);
+  }
+  // ph "s" starts an arrow at a slice on this lane, ph "f" (binding to the enclosing slice) ends it.
+  void flow(const char* ph, std::uint64_t id, std::int16_t lane, std::int64_t atNs) {
+    fmt::format_to(std::back_inserter(out),
+                   ",\n{{\"name\":\"work\",\"cat\":\"steal\",\"ph\":\"{}\",\"id\":\"0x{:x}\",\"pid\":{},\"tid\":{},\"ts\":{:.3f}{}}}",
+                   ph, id, pid, tid(lane), 1e-3 * static_cast<double>(atNs), ph[0] == 'f' ? ",\"bp\":\"e\"" : "");
+  }
+  void name(const char* what, int t, const std::string& value) {
+    fmt::format_to(std::back_inserter(out), ",\n{{\"name\":\"{}\",\"ph\":\"M\",\"pid\":{}{},\"args\":{{{}}}}}", what, pid,
+                   t < 0 ? std::string() : fmt::format(",\"tid\":{}", t), value);
+  }
+};
+
+void sendPart(MPI_Comm comm, const std::string& part) {
+  const std::uint64_t n = part.size();
+  MPI_Send(&n, 1, MPI_UINT64_T, 0, kTagLength, comm);
+  for (std::size_t at = 0; at < part.size(); at += kChunk)
+    MPI_Send(part.data() + at, static_cast<int>(std::min(kChunk, part.size() - at)), MPI_CHAR, 0, kTagChunk, comm);
+}
+
+std::string receivePart(MPI_Comm comm, int from) {
+  std::uint64_t n = 0;
+  MPI_Recv(&n, 1, MPI_UINT64_T, from, kTagLength, comm, MPI_STATUS_IGNORE);
+  std::string part(n, '\0');
+  for (std::size_t at = 0; at < part.size(); at += kChunk)
+    MPI_Recv(part.data() + at, static_cast<int>(std::min<std::size_t>(kChunk, part.size() - at)), MPI_CHAR, from,
+             kTagChunk, comm, MPI_STATUS_IGNORE);
+  return part;
+}
+}  // namespace
+
+std::string traceEventsOfRank(int rank, int workers, const std::vector<TimelineEvent>& events,
+                              std::int64_t firstDropNs, std::uint64_t dropped) {
+  std::string out;
+  Writer w{out, rank, workers};
+  w.name("process_name", -1, fmt::format("\"name\":\"rank {}\"", rank));
+  w.name("process_sort_index", -1, fmt::format("\"sort_index\":{}", rank));
+  for (int k = 0; k < workers; ++k) {
+    w.name("thread_name", k, fmt::format("\"name\":\"worker {}\"", k));
+    w.name("thread_sort_index", k, fmt::format("\"sort_index\":{}", k));
+  }
+  const char* others[] = {"comm", "steals", "waves", "main"};
+  for (int k = 0; k < 4; ++k) {
+    w.name("thread_name", workers + k, fmt::format("\"name\":\"{}\"", others[k]));
+    w.name("thread_sort_index", workers + k, fmt::format("\"sort_index\":{}", workers + k));
+  }
+
+  // Idle spans: within every search window, the gaps between a worker's tasks (only up to the
+  // first dropped event: after it the tasks are not all known).
+  const std::int64_t known = dropped > 0 ? firstDropNs : INT64_MAX;
+  std::vector<std::vector<std::pair<std::int64_t, std::int64_t>>> busy(static_cast<std::size_t>(workers));
+  for (const auto& e : events)
+    if (e.kind == TimelineKind::Task && e.lane >= 0 && e.lane < workers)
+      busy[static_cast<std::size_t>(e.lane)].emplace_back(e.startNs, e.startNs + e.durNs);
+  for (const auto& e : events) {
+    if (e.kind != TimelineKind::Search) continue;
+    const std::int64_t from = e.startNs, to = std::min(e.startNs + e.durNs, known);
+    for (int k = 0; k < workers; ++k) {
+      std::int64_t cursor = from;
+      for (const auto& [s, f] : busy[static_cast<std::size_t>(k)]) {  // sorted: events() is by start
+        if (f <= from || s >= to) continue;
+        if (s > cursor) w.complete("idle", "idle", static_cast<std::int16_t>(k), cursor, s - cursor, "");
+        cursor = std::max(cursor, f);
+      }
+      if (to > cursor) w.complete("idle", "idle", static_cast<std::int16_t>(k), cursor, to - cursor, "");
+    }
+  }
+
+  for (const auto& e : events) {
+    switch (e.kind) {
+      case TimelineKind::Task:
+        w.complete("task", "busy", e.lane, e.startNs, e.durNs, fmt::format("\"depth\":{}", e.a));
+        break;
+      case TimelineKind::Better:
+        w.instant("better solution", "bound", e.lane, e.startNs, "");
+        break;
+      case TimelineKind::StopRequested:
+        w.instant("stop requested", "stop", e.lane, e.startNs, fmt::format("\"reason\":\"{}\"", stopName(e.a)));
+        break;
+      case TimelineKind::Search:
+        w.complete("search", "run", e.lane, e.startNs, e.durNs, fmt::format("\"leg\":{}", e.a));
+        break;
+      case TimelineKind::Checkpoint:
+        w.complete("checkpoint written", "checkpoint", e.lane, e.startNs, e.durNs, fmt::format("\"tasks\":{}", e.a));
+        break;
+      case TimelineKind::Steal:
+        w.complete(e.b > 0 ? "steal (granted)" : "steal (refused)", "steal", e.lane, e.startNs, e.durNs,
+                   fmt::format("\"victim\":{},\"id\":{},\"tasks\":{}", e.c, e.a, e.b));
+        if (e.b > 0) w.flow("f", flowId(rank, e.a), e.lane, e.startNs + e.durNs / 2);
+        break;
+      case TimelineKind::Answer:
+        w.complete(e.b > 0 ? "answer (granted)" : "answer (refused)", "steal", e.lane, e.startNs, e.durNs,
+                   fmt::format("\"thief\":{},\"id\":{},\"tasks\":{}", e.c, e.a, e.b));
+        if (e.b > 0) w.flow("s", flowId(e.c, e.a), e.lane, e.startNs + e.durNs / 2);
+        break;
+      case TimelineKind::Publish:
+        w.instant("publish", "board", e.lane, e.startNs, fmt::format("\"stealable\":{},\"pooled\":{}", e.a, e.b));
+        break;
+      case TimelineKind::BoundSent:
+        w.instant("bound sent", "bound", e.lane, e.startNs, fmt::format("\"encoded_bound\":{}", e.a));
+        break;
+      case TimelineKind::BoundReceived:
+        w.instant("bound received", "bound", e.lane, e.startNs, fmt::format("\"encoded_bound\":{}", e.a));
+        break;
+      case TimelineKind::StopReceived:
+        w.instant("stop received", "stop", e.lane, e.startNs, fmt::format("\"reason\":\"{}\"", stopName(e.a)));
+        break;
+      case TimelineKind::Wave:
+        w.complete("termination wave", "termination", e.lane, e.startNs, e.durNs,
+                   fmt::format("\"decided\":{}", e.a != 0 ? "true" : "false"));
+        break;
+    }
+  }
+  return out;
+}
+
+RunTimeline::RunTimeline(AppContext& ctx) : ctx_(ctx) {
+  const auto& o = ctx.opts;
+  if (o.timelineFile.empty()) return;
+  if (ctx.rank == 0 && !std::ofstream(o.timelineFile, std::ios::app))
+    throw InputError("--timeline " + o.timelineFile + ": cannot write this file");
+  tl_ = std::make_unique<Timeline>(TimelineOptions{static_cast<std::size_t>(o.timelineCap)});
+  observer_ = std::make_unique<TimelineObserver>(*tl_);
+  comm_ = std::make_unique<distributed::CommTimeline>(*tl_);
+}
+
+RunTimeline::~RunTimeline() = default;
+
+SearchObserver* RunTimeline::observer() { return observer_.get(); }
+comm::CommEvents* RunTimeline::commEvents() { return comm_.get(); }
+
+// Rank 0's epoch is its clock now; every other rank estimates rank 0's clock with a few ping-pongs
+// (Cristian's method: the reply's time is taken as read at the midpoint of the shortest round
+// trip) and puts its epoch where rank 0's is. A barrier alone was not enough: ranks left one
+// up to 8 ms apart on an oversubscribed node.
+void RunTimeline::align() {
+  if (!on()) return;
+  constexpr int kRounds = 8;
+  const auto ns = [](Clock::duration d) { return std::chrono::duration_cast<std::chrono::nanoseconds>(d).count(); };
+  if (ctx_.size > 1) MPI_Barrier(ctx_.world);
+  if (ctx_.rank == 0) {
+    const auto epoch = Clock::now();
+    tl_->setEpoch(epoch);
+    for (int r = 1; r < ctx_.size; ++r)
+      for (int k = 0; k < kRounds; ++k) {
+        MPI_Recv(nullptr, 0, MPI_BYTE, r, kTagClock, ctx_.world, MPI_STATUS_IGNORE);
+        const std::int64_t t = ns(Clock::now() - epoch);
+        MPI_Send(&t, 1, MPI_INT64_T, r, kTagClock, ctx_.world);
+      }
+    return;
+  }
+  std::int64_t bestRtt = INT64_MAX;
+  Clock::time_point epoch = Clock::now();
+  for (int k = 0; k < kRounds; ++k) {
+    std::int64_t t0 = 0;
+    const auto a = Clock::now();
+    MPI_Send(nullptr, 0, MPI_BYTE, 0, kTagClock, ctx_.world);
+    MPI_Recv(&t0, 1, MPI_INT64_T, 0, kTagClock, ctx_.world, MPI_STATUS_IGNORE);
+    const auto b = Clock::now();
+    if (ns(b - a) < bestRtt) {
+      bestRtt = ns(b - a);
+      epoch = a + (b - a) / 2 - std::chrono::duration_cast<Clock::duration>(std::chrono::nanoseconds(t0));
+    }
+  }
+  tl_->setEpoch(epoch);
+}
+
+void RunTimeline::search(Clock::time_point start, Clock::time_point end, int workers, bool parallel) {
+  if (!on()) return;
+  workers_ = std::max(workers_, workers);
+  tl_->span(TimelineKind::Search, Timeline::kMainLane, start, end, legs_++);
+  comm_->nextSession();
+  if (!parallel) tl_->span(TimelineKind::Task, 0, start, end, 0);
+}
+
+void RunTimeline::checkpoint(Clock::time_point start, Clock::time_point end, std::uint64_t tasks) {
+  if (on()) tl_->span(TimelineKind::Checkpoint, Timeline::kMainLane, start, end, static_cast<std::int64_t>(tasks));
+}
+
+void RunTimeline::write() {
+  if (!on()) return;
+  const std::vector<TimelineEvent> events = tl_->events();
+  const std::string mine = traceEventsOfRank(ctx_.rank, workers_, events, tl_->firstDropNs(), tl_->dropped());
+  // What each rank kept and dropped, for the file's otherData.
+  const double firstDropUs = tl_->dropped() > 0 ? 1e-3 * static_cast<double>(tl_->firstDropNs()) : -1.0;
+  const double mineCounts[3] = {static_cast<double>(events.size()), static_cast<double>(tl_->dropped()), firstDropUs};
+  std::vector<double> counts(3 * static_cast<std::size_t>(ctx_.size));
+  if (ctx_.size > 1) MPI_Gather(mineCounts, 3, MPI_DOUBLE, counts.data(), 3, MPI_DOUBLE, 0, ctx_.world);
+  else std::copy(mineCounts, mineCounts + 3, counts.begin());
+  if (ctx_.rank != 0) {
+    sendPart(ctx_.world, mine);
+    return;
+  }
+  std::ofstream f(ctx_.opts.timelineFile, std::ios::trunc);
+  // Every part's lines start with ",\n": the first one's goes.
+  f << "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n" << std::string_view(mine).substr(2);
+  for (int r = 1; r < ctx_.size; ++r) f << receivePart(ctx_.world, r);
+  nlohmann::json ranks = nlohmann::json::array();
+  std::uint64_t dropped = 0;
+  for (int r = 0; r < ctx_.size; ++r) {
+    const double* c = &counts[3 * static_cast<std::size_t>(r)];
+    nlohmann::json one = {{"rank", r}, {"events", static_cast<std::uint64_t>(c[0])}, {"dropped", static_cast<std::uint64_t>(c[1])}};
+    if (c[1] > 0) one["complete_until_us"] = c[2];
+    dropped += static_cast<std::uint64_t>(c[1]);
+    ranks.push_back(one);
+  }
+  const nlohmann::json other = {
+      {"app", ctx_.name},
+      {"command", ctx_.argv},
+      {"ranks", ctx_.size},
+      {"workers_per_rank", workers_},
+      {"cap_per_rank", ctx_.opts.timelineCap},
+      {"clock", "microseconds since rank 0 started recording; each rank estimated rank 0's clock by ping-pong (shortest of 8 round trips)"},
+      {"idle", "a worker's idle spans are the gaps between its tasks within each search"},
+      {"per_rank", ranks}};
+  f << "\n],\"otherData\":" << other.dump() << "}\n";
+  f.close();
+  if (!f) throw std::runtime_error("--timeline " + ctx_.opts.timelineFile + ": writing failed");
+  if (dropped > 0)
+    ctx_.log->warn("--timeline: the cap of {} events per rank was reached; {} events were dropped and each rank's "
+                   "part is complete only up to its complete_until_us (otherData.per_rank in {})",
+                   ctx_.opts.timelineCap, dropped, ctx_.opts.timelineFile);
+}
+
+}  // namespace jackdaw::app
