@@ -110,7 +110,9 @@ TEST(Timeline, ObserverRecordsOneDisjointSpanPerTaskOnEachWorker) {
       ASSERT_GE(e.durNs, 0);
       ASSERT_GE(e.a, 0);
       ASSERT_LE(e.a, kMaxDepth);
-      if (skel == "depth_bounded") ASSERT_LE(e.a, kSpawnDepth);
+      if (skel == "depth_bounded") {
+        ASSERT_LE(e.a, kSpawnDepth);
+      }
       spans[e.lane].emplace_back(e.startNs, e.startNs + e.durNs);
     }
     for (const auto& w : reports) {
