@@ -18,10 +18,15 @@ import sys
 
 
 def load(path):
-    with open(path) as f:
-        doc = json.load(f)
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+    except OSError as e:
+        sys.exit(f"timeline.py: {path}: {e.strerror}")
+    except json.JSONDecodeError as e:
+        sys.exit(f"timeline.py: {path}: not JSON ({e.msg} at line {e.lineno})")
     if not isinstance(doc, dict) or "traceEvents" not in doc:
-        sys.exit(f"{path}: not a trace-event JSON object with traceEvents")
+        sys.exit(f"timeline.py: {path}: not a trace-event JSON object with traceEvents")
     return doc
 
 
