@@ -1,5 +1,7 @@
 #include "jackdaw/app/report.hpp"
 
+#include <algorithm>
+
 #include <fstream>
 
 #include "jackdaw/core/errors.hpp"
@@ -48,7 +50,8 @@ nlohmann::json runJson(const AppContext& ctx, const SearchStats& stats, double s
                     {"stats", toJson(w.stats)},
                     {"busy_us", w.busyUs},
                     {"idle_us", w.idleUs},
-                    {"work_rate", w.workRate}});
+                    {"work_rate", w.workRate},
+                    {"largest_task_nodes", w.largestTaskNodes}});
       rateSum += w.workRate;
     }
     j["workers"] = std::move(ws);
@@ -56,6 +59,7 @@ nlohmann::json runJson(const AppContext& ctx, const SearchStats& stats, double s
   }
   if (!ctx.distributed.is_null()) j["distributed"] = ctx.distributed;
   if (!ctx.checkpoint.is_null()) j["checkpoint"] = ctx.checkpoint;
+  if (!ctx.grain.is_null()) j["grain"] = ctx.grain;
   return j;
 }
 
@@ -97,7 +101,7 @@ nlohmann::json distributedJson(const distributed::Report& report, int ranks) {
       busy += w.busyUs;
       idle += w.idleUs;
       workers.push_back({{"worker", w.worker}, {"tasks", w.tasks}, {"nodes", w.stats.nodes}, {"busy_us", w.busyUs},
-                         {"idle_us", w.idleUs}, {"work_rate", w.workRate}});
+                         {"idle_us", w.idleUs}, {"work_rate", w.workRate}, {"largest_task_nodes", w.largestTaskNodes}});
     }
     const nlohmann::json c = comm::toJson(r.comm);
     perRank.push_back({{"rank", r.rank},
@@ -144,6 +148,7 @@ void addWorkerReports(AppContext& ctx, const std::vector<WorkerReport>& reports)
     t.busyUs += r.busyUs;
     t.idleUs += r.idleUs;
     t.workRate = r.workRate;  // the latest rate: it already folds in the past (3.1)
+    t.largestTaskNodes = std::max(t.largestTaskNodes, r.largestTaskNodes);
   }
 }
 

@@ -1,5 +1,6 @@
 #include "jackdaw/app/run.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "jackdaw/comm/failure.hpp"
@@ -154,6 +155,44 @@ bool CheckpointLegs::finishLeg(const SearchStats& soFar, double legSeconds) {
   cp_.from.push_back(std::move(*cp_.saved));
   cp_.saved.reset();
   return true;
+}
+
+void GrainCheck::add(const std::vector<WorkerReport>& mine, const distributed::Report& all) {
+  int workers = static_cast<int>(mine.size());
+  for (const auto& w : mine) largest_ = std::max(largest_, w.largestTaskNodes);
+  if (!all.ranks.empty()) workers = 0;
+  for (const auto& r : all.ranks)
+    for (const auto& w : r.workers) {
+      largest_ = std::max(largest_, w.largestTaskNodes);
+      ++workers;
+    }
+  workers_ = std::max(workers_, workers);
+}
+
+void GrainCheck::report(AppContext& ctx, std::uint64_t nodes) const {
+  // Sequential runs have no tasks to compare; tiny searches are over before grain matters.
+  constexpr std::uint64_t kWorthTelling = 1'000'000;
+  if (ctx.rank != 0 || workers_ == 0 || nodes == 0) return;
+  const double share = static_cast<double>(largest_) / static_cast<double>(nodes);
+  ctx.grain = {{"largest_task_nodes", largest_}, {"nodes", nodes}, {"largest_task_share", share}, {"workers", workers_}};
+  if (workers_ < 2 || largest_ == 0) return;
+  // While the largest task ran (share × nodes at one worker's speed), the other workers had room for
+  // (workers − 1) × that many nodes and visited at most the rest: an upper bound on how busy they were.
+  const double othersBusy = std::min(1.0, (1.0 - share) / ((workers_ - 1) * share));
+  ctx.grain["others_busy_at_most"] = othersBusy;
+  if (othersBusy > 0.5 || nodes < kWorthTelling) return;
+  const auto& o = ctx.opts;
+  std::string advice;
+  if (o.skeleton == skeletons::DepthBounded::name || o.skeleton == skeletons::Ordered::name)
+    advice = "tasks are cut only above --spawn-depth " + std::to_string(o.spawnDepth) +
+             ": a larger -d cuts deeper, and --skeleton budget or stack_stealing split work while it runs";
+  else if (o.skeleton == skeletons::Budget::name)
+    advice = "a task splits off work only after --budget " + std::to_string(o.budget) + " backtracks: a smaller -b splits sooner";
+  else
+    advice = "the other workers found little to take from it";
+  ctx.log->warn("one task visited {:.0f}% of the nodes ({} of {}): while it ran, the other {} worker(s) were busy at most "
+                "{:.0f}% of the time (at equal speed per node), so the run was mostly sequential; {}",
+                100 * share, largest_, nodes, workers_ - 1, 100 * othersBusy, advice);
 }
 
 std::unique_ptr<SlowRank> slowRankFor(const AppContext& ctx) {

@@ -135,7 +135,7 @@ std::string traceEventsOfRank(int rank, int workers, const std::vector<TimelineE
   for (const auto& e : events) {
     switch (e.kind) {
       case TimelineKind::Task:
-        w.complete("task", "busy", e.lane, e.startNs, e.durNs, fmt::format("\"depth\":{}", e.a));
+        w.complete("task", "busy", e.lane, e.startNs, e.durNs, fmt::format("\"depth\":{},\"nodes\":{}", e.a, e.b));
         break;
       case TimelineKind::Better:
         w.instant("better solution", "bound", e.lane, e.startNs, "");
@@ -231,12 +231,13 @@ void RunTimeline::align() {
   tl_->setEpoch(epoch);
 }
 
-void RunTimeline::search(Clock::time_point start, Clock::time_point end, int workers, bool parallel) {
+void RunTimeline::search(Clock::time_point start, Clock::time_point end, int workers, bool parallel,
+                         std::uint64_t nodes) {
   if (!on()) return;
   workers_ = std::max(workers_, workers);
   tl_->span(TimelineKind::Search, Timeline::kMainLane, start, end, legs_++);
   comm_->nextSession();
-  if (!parallel) tl_->span(TimelineKind::Task, 0, start, end, 0);
+  if (!parallel) tl_->span(TimelineKind::Task, 0, start, end, 0, static_cast<std::int64_t>(nodes));
 }
 
 void RunTimeline::checkpoint(Clock::time_point start, Clock::time_point end, std::uint64_t tasks) {

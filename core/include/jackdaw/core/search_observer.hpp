@@ -30,6 +30,7 @@ struct TaskSpan {
   int depth = 0;                                 // the depth of the task's root node
   std::chrono::steady_clock::time_point start;   // when the body began
   double seconds = 0;                            // how long the body ran
+  std::uint64_t nodes = 0;                       // the nodes it visited
 };
 
 class SearchObserver {

@@ -29,7 +29,7 @@
 namespace jackdaw {
 
 enum class TimelineKind : std::uint16_t {
-  Task,           // worker lane, span: a task ran; a = depth
+  Task,           // worker lane, span: a task ran; a = depth, b = nodes visited
   Better,         // worker lane, instant: a better solution was found here
   StopRequested,  // worker lane, instant: this rank's search stop reason rose to a
   Search,         // main lane, span: one search (one leg of a checkpointed run)
@@ -156,7 +156,8 @@ class TimelineObserver final : public SearchObserver {
  public:
   explicit TimelineObserver(Timeline& t) : tl_(t) {}
   void taskFinished(const TaskSpan& s) override {
-    tl_.span(TimelineKind::Task, static_cast<std::int16_t>(s.worker), s.start, Timeline::Clock::now(), s.depth);
+    tl_.span(TimelineKind::Task, static_cast<std::int16_t>(s.worker), s.start, Timeline::Clock::now(), s.depth,
+             static_cast<std::int64_t>(s.nodes));
   }
   void incumbentImproved() override { tl_.instant(TimelineKind::Better, here()); }
   void stopRequested(StopReason r) override {

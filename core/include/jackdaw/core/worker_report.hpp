@@ -14,6 +14,7 @@ struct WorkerReport {
   double busyUs = 0.0;
   double idleUs = 0.0;
   double workRate = 1.0;     // (3.1) after the last cycle
+  std::uint64_t largestTaskNodes = 0;  // the most nodes one task visited on this worker
 };
 
 }  // namespace jackdaw

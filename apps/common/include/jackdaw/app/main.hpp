@@ -56,6 +56,7 @@ struct AppContext {
   const comm::PolicyRegistry* policies = nullptr;  // what --policy can name (set by runMain)
   nlohmann::json identity;          // the search this command line asks for (checkpoints must match)
   nlohmann::json checkpoint;        // rank 0: the checkpoint written or resumed (for --stats)
+  nlohmann::json grain;             // rank 0: the largest task's share of the nodes (for --stats)
   std::string checkpointNote;       // rank 0: a line for stdout after the result
   // The last search runSearch ran, so the frame can write --stats if the app did not.
   struct LastRun {

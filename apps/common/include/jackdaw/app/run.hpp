@@ -58,6 +58,22 @@ void noteSharedCpus(const AppContext& ctx);
 // This rank's slow-down observer if --slow-ranks lists it, else null.
 std::unique_ptr<SlowRank> slowRankFor(const AppContext& ctx);
 
+// The largest task of a parallel search against the whole. While one task visited a share s of
+// the nodes, the other W − 1 workers visited at most the rest: at equal speed they were busy at
+// most (1 − s) / ((W − 1) s) of that time. Above half idle, rank 0 warns and says which flag
+// splits work finer; --stats "grain" holds the numbers either way.
+class GrainCheck {
+ public:
+  // After each search: this rank's workers, and (rank 0 of several) every rank's.
+  void add(const std::vector<WorkerReport>& mine, const distributed::Report& all);
+  // After the last search, with the whole run's nodes.
+  void report(AppContext& ctx, std::uint64_t nodes) const;
+
+ private:
+  std::uint64_t largest_ = 0;
+  int workers_ = 0;  // across ranks
+};
+
 // Checkpoint and resume around the searches of one runSearch call (non-template parts).
 class CheckpointLegs {
  public:
@@ -120,6 +136,7 @@ SearchResult<M, K> runChecked(AppContext& ctx, const typename M::Space& space, t
   if (timeline.on()) observers.push_back(timeline.observer());  // last: a task's span includes the slow-down
   const skeletons::Settings settings = skeletonSettings(ctx, &reports, observers);
   timeline.align();
+  GrainCheck grain;
   for (;;) {
     // The library call, one per leg: on one rank it runs the search here, on several it spans
     // them and every rank gets the whole result.
@@ -136,8 +153,9 @@ SearchResult<M, K> runChecked(AppContext& ctx, const typename M::Space& space, t
     const auto start = RunTimeline::Clock::now();
     auto r = solve<M, K, Table>(space, root, params, so);
     timeline.search(start, RunTimeline::Clock::now(), std::max<int>(1, static_cast<int>(reports.size())),
-                    !reports.empty());
+                    !reports.empty(), r.stats.nodes);
     if (!reports.empty()) addWorkerReports(ctx, reports);
+    grain.add(reports, report);
     if (ctx.size > 1 && ctx.rank == 0) {
       ctx.distributed = distributedJson(report, ctx.size);
       ctx.distributed["board"]["scheme"] = ctx.opts.board;
@@ -147,6 +165,7 @@ SearchResult<M, K> runChecked(AppContext& ctx, const typename M::Space& space, t
     const bool again = legs.finishLeg(r.stats, r.seconds);
     if (legs.wrote()) timeline.checkpoint(saving, RunTimeline::Clock::now(), legs.savedTasks());
     if (!again) {
+      grain.report(ctx, r.stats.nodes);
       timeline.write();
       r.seconds = legs.seconds();
       ctx.lastRun = {true, r.stats, r.seconds, r.stop};

@@ -10,7 +10,7 @@
 //   if (auto* o = tl.observer()) observers.push_back(o);
 //   session.comm.events = tl.commEvents();
 //   tl.align();                                // collective, once, before the first search
-//   tl.search(start, end, workers, parallel);  // after each search
+//   tl.search(start, end, workers, parallel, nodes);  // after each search
 //   tl.write();                                // collective, at the end
 //
 // tools/timeline.py turns the file into a utilisation picture.
@@ -47,8 +47,8 @@ class RunTimeline {
   // Collective: every rank puts its time origin where rank 0's is (a few ping-pongs with rank 0).
   void align();
   // One search ran from start to end with `workers` workers; a sequential one (parallel false)
-  // was one busy span on worker 0.
-  void search(Clock::time_point start, Clock::time_point end, int workers, bool parallel);
+  // was one busy span on worker 0 that visited `nodes`.
+  void search(Clock::time_point start, Clock::time_point end, int workers, bool parallel, std::uint64_t nodes);
   void checkpoint(Clock::time_point start, Clock::time_point end, std::uint64_t tasks);
   // Collective: every rank sends its events to rank 0, which writes FILE.
   void write();

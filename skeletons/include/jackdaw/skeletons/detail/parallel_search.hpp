@@ -67,6 +67,7 @@ class ParallelSearch {
         : rules(s, p, inc, stop) {}
     NodeRules<M, K> rules;
     std::vector<std::pair<Node, int>> kept;  // unexplored work, when keepUnexplored() is on
+    std::uint64_t largestTask = 0;           // the most nodes one task visited on this worker
   };
   // Runs one task on the calling worker's slot.
   using Body = std::function<void(Slot&, TaskT&&)>;
@@ -206,8 +207,8 @@ class ParallelSearch {
     std::vector<WorkerReport> out;
     for (int i = 0; i < rt_.slots(); ++i) {
       const WorkerAccount& a = rt_.account(i);
-      out.push_back({i, a.tasks(), slots_[static_cast<std::size_t>(i)]->rules.stats, a.workTotal(), a.idleTotal(),
-                     a.workRate()});
+      const Slot& slot = *slots_[static_cast<std::size_t>(i)];
+      out.push_back({i, a.tasks(), slot.rules.stats, a.workTotal(), a.idleTotal(), a.workRate(), slot.largestTask});
     }
     return out;
   }
@@ -237,9 +238,14 @@ class ParallelSearch {
     try {
       WorkerRuntime::TaskScope scope(rt_);
       TaskSpan span;
-      if (observed) span = {scope.worker(), t->depth, std::chrono::steady_clock::now(), 0.0};
-      body_(*slots_[static_cast<std::size_t>(scope.worker())], std::move(*t));
+      if (observed) span = {scope.worker(), t->depth, std::chrono::steady_clock::now(), 0.0, 0};
+      Slot& slot = *slots_[static_cast<std::size_t>(scope.worker())];
+      const std::uint64_t before = slot.rules.stats.nodes;
+      body_(slot, std::move(*t));
+      const std::uint64_t nodes = slot.rules.stats.nodes - before;
+      slot.largestTask = std::max(slot.largestTask, nodes);
       if (observed) {
+        span.nodes = nodes;
         span.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - span.start).count();
         for (SearchObserver* o : observers_) o->taskFinished(span);
       }
