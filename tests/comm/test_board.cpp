@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <map>
 #include <thread>
 
@@ -197,7 +198,10 @@ TEST(Board, FetchesNeverSeeTornRecords) {
   std::uint64_t accepted = 0, torn = 0, lastSeq = 0, backwards = 0;
   MPI_Barrier(MPI_COMM_WORLD);
   if (rankOf() == 0) {
-    // Until every reader has rung to say it is done: the rewriting spans all their fetches.
+    // Until every reader has rung to say it is done: the rewriting spans all their fetches. A
+    // few microseconds between rewrites, as a comm thread leaves between publishes (at most one
+    // per loop): back to back, a writer on a loaded machine can fail every fetch's four tries,
+    // which a fetch is allowed to do (the test then saw no record at all, about 1 run in 5).
     std::uint64_t i = 0;
     while (b.doorbell() < static_cast<std::uint64_t>(sizeOf() - 1)) {
       ++i;
@@ -205,6 +209,9 @@ TEST(Board, FetchesNeverSeeTornRecords) {
       r.queued = r.running = r.idle = r.pooled = i;
       r.workRate = double(i);
       b.publish(r);
+      const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(5);
+      while (std::chrono::steady_clock::now() < until) {
+      }
     }
   } else {
     const int peers[1] = {0};
