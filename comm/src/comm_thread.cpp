@@ -146,9 +146,11 @@ void CommThread::run() {
     if (active) {
       backoff = opts_.minSleep;
     } else if (!terminated_.load(std::memory_order_relaxed)) {
-      const auto cap = !inflight_.empty()           ? opts_.minSleep
-                       : lastRecord_.pooled > 0 ? opts_.victimMaxSleep  // pool, stealable or not: answer soon
-                                                : opts_.maxSleep;
+      // A victim polls for requests every victimMaxSleep, unless thieves ring its doorbell: then
+      // its busy workers wake it when one arrives, and the short sleeps would only take CPU from them.
+      const auto cap = !inflight_.empty()                            ? opts_.minSleep
+                       : lastRecord_.pooled > 0 && !opts_.doorbell ? opts_.victimMaxSleep
+                                                                   : opts_.maxSleep;
       backoff = std::min(backoff, cap);
       idleSleep(backoff);
       backoff = std::min(backoff * 2, cap);

@@ -55,8 +55,9 @@ struct CommOptions {
   int maxStealsInFlight = 1;    // outstanding steal requests of this rank
   bool stealHalf = false;       // ask victims for half their shallowest level (chunked)
   // Idle backoff: doubles from minSleep up to a cap. The cap is maxSleep when this rank has
-  // nothing to give, victimMaxSleep when its pool holds tasks (a thief may be waiting for our
-  // answer), and minSleep while our own steal request is in flight (we wait for the reply).
+  // nothing to give, victimMaxSleep when its pool holds tasks and thieves do not ring the doorbell
+  // (a thief may be waiting for our answer; with the doorbell the workers wake us for it), and
+  // minSleep while our own steal request is in flight (we wait for the reply).
   std::chrono::microseconds minSleep{20}, maxSleep{1000}, victimMaxSleep{100};
   std::chrono::microseconds publishInterval{500};                // board publish rate limit
   // Gap before this rank joins the next termination wave: short when it is idle, longer while
