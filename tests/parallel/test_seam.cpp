@@ -75,11 +75,11 @@ struct Counting final : SearchObserver {
     ++finished;
   }
   void poolRanDry() override { ++dry; }
-  void stopRequested(StopReason r) override {
+  void stopRequested(StopReason r, int) override {
     ++stops;
     lastStop = static_cast<int>(r);
   }
-  void incumbentImproved() override { ++improved; }
+  void incumbentImproved(int) override { ++improved; }
 };
 }  // namespace
 

@@ -1,7 +1,6 @@
 #include "jackdaw/app/report.hpp"
 
 #include <algorithm>
-
 #include <fstream>
 
 #include "jackdaw/core/errors.hpp"

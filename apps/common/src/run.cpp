@@ -158,14 +158,14 @@ bool CheckpointLegs::finishLeg(const SearchStats& soFar, double legSeconds) {
 }
 
 void GrainCheck::add(const std::vector<WorkerReport>& mine, const distributed::Report& all) {
-  int workers = static_cast<int>(mine.size());
-  for (const auto& w : mine) largest_ = std::max(largest_, w.largestTaskNodes);
-  if (!all.ranks.empty()) workers = 0;
-  for (const auto& r : all.ranks)
-    for (const auto& w : r.workers) {
-      largest_ = std::max(largest_, w.largestTaskNodes);
-      ++workers;
-    }
+  // Rank 0 of several sees every rank's workers (its own among them); any other run, its own.
+  int workers = 0;
+  const auto take = [&](const std::vector<WorkerReport>& ws) {
+    for (const auto& w : ws) largest_ = std::max(largest_, w.largestTaskNodes);
+    workers += static_cast<int>(ws.size());
+  };
+  if (all.ranks.empty()) take(mine);
+  for (const auto& r : all.ranks) take(r.workers);
   workers_ = std::max(workers_, workers);
 }
 

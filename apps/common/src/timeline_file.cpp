@@ -3,10 +3,10 @@
 #include <mpi.h>
 
 #include <algorithm>
-#include <climits>
-#include <cstdio>
+#include <cstdint>
 #include <fstream>
 #include <iterator>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

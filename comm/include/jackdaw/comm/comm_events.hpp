@@ -1,12 +1,12 @@
 // What the comm thread does, for a recorder outside comm/ (the app frame's --timeline). Set
-// SessionConfig::events; every call comes from the comm thread, one at a time, with steady-clock
+// CommOptions::events (SessionConfig::comm.events); every call comes from the comm thread, one at a time, with steady-clock
 // nanoseconds (the clock of std::chrono::steady_clock, since its epoch). With no listener the comm
 // thread makes no call.
 //
 //   struct Log : jackdaw::comm::CommEvents {
 //     void stealEnded(const Steal& s) override { std::printf("%d -> %d: %u\n", s.thief, s.victim, s.tasks); }
 //   } log;
-//   cfg.events = &log;
+//   cfg.comm.events = &log;
 #pragma once
 
 #include <cstdint>

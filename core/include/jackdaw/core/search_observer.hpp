@@ -19,6 +19,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 
 #include "jackdaw/core/stop.hpp"
 
@@ -43,10 +44,11 @@ class SearchObserver {
   virtual void taskFinished(const TaskSpan& /*span*/) {}
   // After a task is fully accounted, the pool was empty: some worker may need work now.
   virtual void poolRanDry() {}
-  // The search's stop reason rose to r (once per reason: interrupted, then found, then failed).
-  virtual void stopRequested(StopReason) {}
-  // A worker found a better solution (the incumbent's bound improved through a node).
-  virtual void incumbentImproved() {}
+  // The search's stop reason rose to r (once per reason: interrupted, then found, then failed),
+  // on `worker` (-1: not on a worker, e.g. the seed failed on the launching thread).
+  virtual void stopRequested(StopReason /*r*/, int /*worker*/) {}
+  // `worker` found a better solution (the incumbent's bound improved through a node); -1 as above.
+  virtual void incumbentImproved(int /*worker*/) {}
   // Visited nodes between pulses on each worker; 0: no pulse wanted. Read once, when the observer
   // is attached (ParallelSearch::observe), so it must not change afterwards.
   virtual unsigned pulseEvery() const { return 0; }

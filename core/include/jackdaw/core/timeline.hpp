@@ -22,16 +22,14 @@
 #include <mutex>
 #include <vector>
 
-#include <oneapi/tbb/task_arena.h>
-
 #include "jackdaw/core/search_observer.hpp"
 
 namespace jackdaw {
 
 enum class TimelineKind : std::uint16_t {
   Task,           // worker lane, span: a task ran; a = depth, b = nodes visited
-  Better,         // worker lane, instant: a better solution was found here
-  StopRequested,  // worker lane, instant: this rank's search stop reason rose to a
+  Better,         // worker lane (main lane off a worker), instant: a better solution was found here
+  StopRequested,  // worker lane (main lane off a worker), instant: this rank's search stop reason rose to a
   Search,         // main lane, span: one search (one leg of a checkpointed run)
   Checkpoint,     // main lane, span: a checkpoint was written; a = tasks saved
   Steal,          // steal lane, span: a steal request's round trip; a = id, b = tasks (0: refused), c = victim
@@ -90,7 +88,8 @@ class Timeline {
   }
   void span(TimelineKind k, std::int16_t lane, Clock::time_point start, Clock::time_point end, std::int64_t a = 0,
             std::int64_t b = 0, std::int32_t c = 0) {
-    record({sinceEpochNs(start), std::max<std::int64_t>(0, sinceEpochNs(end) - sinceEpochNs(start)), a, b, c, k, lane});
+    const std::int64_t from = sinceEpochNs(start);
+    record({from, std::max<std::int64_t>(0, sinceEpochNs(end) - from), a, b, c, k, lane});
   }
   void instant(TimelineKind k, std::int16_t lane, Clock::time_point at = Clock::now(), std::int64_t a = 0,
                std::int64_t b = 0, std::int32_t c = 0) {
@@ -159,19 +158,14 @@ class TimelineObserver final : public SearchObserver {
     tl_.span(TimelineKind::Task, static_cast<std::int16_t>(s.worker), s.start, Timeline::Clock::now(), s.depth,
              static_cast<std::int64_t>(s.nodes));
   }
-  void incumbentImproved() override { tl_.instant(TimelineKind::Better, here()); }
-  void stopRequested(StopReason r) override {
-    tl_.instant(TimelineKind::StopRequested, here(), Timeline::Clock::now(), static_cast<std::int64_t>(r));
-  }
-  // The worker a call comes from (these two hooks do not say): its arena slot, as
-  // WorkerRuntime::currentWorker() numbers them (a 1-worker arena's extra thread is worker 0).
-  static std::int16_t here() {
-    const int i = tbb::this_task_arena::current_thread_index();
-    const int n = tbb::this_task_arena::max_concurrency();
-    return static_cast<std::int16_t>(i >= 0 && i < n ? i : 0);
+  // Off a worker (worker -1: the seed on the launching thread), on the main lane.
+  void incumbentImproved(int worker) override { tl_.instant(TimelineKind::Better, lane(worker)); }
+  void stopRequested(StopReason r, int worker) override {
+    tl_.instant(TimelineKind::StopRequested, lane(worker), Timeline::Clock::now(), static_cast<std::int64_t>(r));
   }
 
  private:
+  static std::int16_t lane(int worker) { return worker >= 0 ? static_cast<std::int16_t>(worker) : Timeline::kMainLane; }
   Timeline& tl_;
 };
 

@@ -175,8 +175,8 @@ class Launch {
       // A thief rang: the comm thread answers now rather than after its sleep.
       unsigned pulseEvery() const override { return doorbellNodes; }
       void pulse() override { session.pollDoorbell(); }
-      void stopRequested(StopReason r) override { session.requestStop(static_cast<int>(r)); }
-      void incumbentImproved() override { session.offerBound(encodeObjective(search.incumbent().bound())); }
+      void stopRequested(StopReason r, int) override { session.requestStop(static_cast<int>(r)); }
+      void incumbentImproved(int) override { session.offerBound(encodeObjective(search.incumbent().bound())); }
       comm::Session& session;
       Search& search;
       unsigned doorbellNodes;  // 0: no pulse (--doorbell false)

@@ -94,7 +94,8 @@ class ParallelSearch {
     if (!o) return;
     observers_.push_back(o);
     incumbent_.setListener([this](const typename T::Obj&) {
-      for (SearchObserver* x : observers_) x->incumbentImproved();
+      const int w = rt_.currentWorker();
+      for (SearchObserver* x : observers_) x->incumbentImproved(w);
     });
     if (const unsigned every = o->pulseEvery()) {
       pulsed_.push_back({o, every});
@@ -279,7 +280,8 @@ class ParallelSearch {
     int seen = stopSeen_.load(std::memory_order_acquire);
     while (r > seen) {
       if (stopSeen_.compare_exchange_weak(seen, r, std::memory_order_acq_rel)) {
-        for (SearchObserver* o : observers_) o->stopRequested(static_cast<StopReason>(r));
+        const int w = rt_.currentWorker();
+        for (SearchObserver* o : observers_) o->stopRequested(static_cast<StopReason>(r), w);
         return;
       }
     }
