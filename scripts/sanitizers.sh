@@ -3,7 +3,7 @@
 # build of the engine, the readers and the app stack, each running the tests labelled "sanitize"
 # (core and stop rules, the pulse hook, the timeline recorder, every skeleton on toy models, the MPI-free engine, the reader mutation
 # test, a 2-rank search with and without --timeline, a model throwing on 1-4 ranks). Any finding fails the run.
-# Run by scripts/test.sh after the main suite; alone: scripts/sanitizers.sh [asan] [tsan]
+# Run by scripts/test.sh before the main suite; alone: scripts/sanitizers.sh [asan] [tsan]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 kinds=("$@")
