@@ -65,4 +65,10 @@ int Session::lowestRankWith(bool mine) {
   return lowest == size_ ? -1 : lowest;
 }
 
+int Session::highestOf(int mine) {
+  int highest = mine;
+  MPI_Allreduce(&mine, &highest, 1, MPI_INT, MPI_MAX, world_);
+  return highest;
+}
+
 }  // namespace jackdaw::comm

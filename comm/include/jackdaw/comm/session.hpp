@@ -74,6 +74,8 @@ class Session {
   std::vector<RankReport> gather(std::span<const std::byte> searchShare);
   // Collective: the lowest rank for which `mine` is true, or -1 if none is.
   int lowestRankWith(bool mine);
+  // Collective: the largest `mine` of any rank.
+  int highestOf(int mine);
 
  private:
   int rank_ = 0, size_ = 1;

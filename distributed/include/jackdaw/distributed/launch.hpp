@@ -141,8 +141,8 @@ class Launch {
 
  private:
   // This rank's share gains what it continued from; if an interruption stopped the search under
-  // a checkpoint, the share and the unexplored work become this rank's saved record. (The stop
-  // flag's reason is the same on every rank, so all ranks save or none does.)
+  // a checkpoint, the share and the unexplored work become this rank's saved record. (spanning()
+  // makes the stop flag's reason the same on every rank, so all ranks save or none does.)
   template <class Search>
   void settle(Search& s, typename Search::Result& share, typename Search::Result&& continued) const {
     addShare<typename Search::T::Better>(share, std::move(continued));
@@ -202,6 +202,10 @@ class Launch {
     }
     releaser.join();
     s.forget(&bridge);
+    // Termination can be decided while a stop (a timer, a signal) is still on its way to another
+    // rank: agree on the strongest reason, so that under a checkpoint every rank saves or none does.
+    const int agreed = session.highestOf(static_cast<int>(s.stopFlag().reason()));
+    s.stopFlag().request(static_cast<StopReason>(agreed));
     rt.finishAccounts();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
