@@ -9,6 +9,11 @@ Rules (a plain check of each file's #include lines):
   skeletons/    includes only jackdaw/core/ and jackdaw/skeletons/, and none of those libraries
   comm/         includes no search code: only jackdaw/comm/ (no core, skeletons, distributed, apps)
   distributed/  includes no app code (jackdaw/app/ or an app's model)
+  trace/        includes only jackdaw/trace/, no MPI
+  sim/          includes only core, trace, sim and the MPI-free comm headers (policies, options,
+                counters), no MPI; and it declares no victim policy of its own: it runs the
+                runtime's policy objects, never a copy
+  comm's MPI-free headers (COMM_CORE) include no MPI and no other comm header that does
 """
 import os
 import re
@@ -26,6 +31,17 @@ RULES = {
     "distributed": ({"core", "skeletons", "comm", "distributed"}, False),
 }
 SOURCES = (".hpp", ".h", ".cpp", ".cc")
+MPI = ("mpi.h", "mpi/")
+# The comm headers of the MPI-free library jackdaw_comm_core (comm/CMakeLists.txt).
+COMM_CORE = ("jackdaw/comm/policy.hpp", "jackdaw/comm/policies/", "jackdaw/comm/board_record.hpp",
+             "jackdaw/comm/comm_stats.hpp", "jackdaw/comm/comm_options.hpp", "jackdaw/comm/comm_events.hpp",
+             "jackdaw/comm/local_work.hpp")
+# folder -> (jackdaw/ sub-folders it may include, libraries it must not include, comm headers allowed)
+MPI_FREE = {
+    "trace": ({"trace"}, MPI, ()),
+    "sim": ({"core", "comm", "trace", "sim"}, MPI, COMM_CORE),
+}
+POLICY_CLASS = re.compile(r"(class|struct)\s+\w+[^;{]*:\s*(public\s+)?(jackdaw::)?(comm::)?VictimPolicy\b")
 
 
 def violations(root):
@@ -51,7 +67,41 @@ def violations(root):
                         elif noLibraries and inc.startswith(LIBRARIES):
                             found.append(f"{rel}:{lineno}: {layer}/ must not include {inc} (the engine is MPI-free "
                                          "and has no serialisation, JSON, CLI or logging dependency)")
+    for layer, (allowed, banned, comm) in MPI_FREE.items():
+        for path, rel in sources(root, layer):
+            with open(path, encoding="utf-8", errors="replace") as f:
+                text = f.read()
+            for lineno, line in enumerate(text.splitlines(), 1):
+                m = INCLUDE.match(line)
+                if not m:
+                    continue
+                inc = m.group(1)
+                if inc.startswith("jackdaw/"):
+                    part = inc.split("/")[1]
+                    if part not in allowed or (part == "comm" and not inc.startswith(comm)):
+                        found.append(f"{rel}:{lineno}: {layer}/ must not include {inc} (it builds without MPI)")
+                elif inc.startswith(banned):
+                    found.append(f"{rel}:{lineno}: {layer}/ must not include {inc} (it builds without MPI)")
+            if layer == "sim" and POLICY_CLASS.search(text):
+                found.append(f"{rel}: sim/ declares a victim policy; it must run the runtime's own (comm/policies/)")
+    for path, rel in sources(root, "comm"):
+        if not rel.replace(os.sep, "/").split("include/", 1)[-1].startswith(COMM_CORE):
+            continue
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for lineno, line in enumerate(f, 1):
+                m = INCLUDE.match(line)
+                if m and (m.group(1).startswith(MPI) or
+                          (m.group(1).startswith("jackdaw/comm/") and not m.group(1).startswith(COMM_CORE))):
+                    found.append(f"{rel}:{lineno}: an MPI-free comm header must not include {m.group(1)}")
     return found
+
+
+def sources(root, layer):
+    for dirpath, _, files in os.walk(os.path.join(root, layer)):
+        for name in sorted(files):
+            if name.endswith(SOURCES):
+                path = os.path.join(dirpath, name)
+                yield path, os.path.relpath(path, root)
 
 
 def self_test():
@@ -64,6 +114,11 @@ def self_test():
         "comm/src/f.cpp": '#include "jackdaw/skeletons/seq.hpp"\n',
         "comm/include/jackdaw/comm/g.hpp": '#include "jackdaw/app/run.hpp"\n',
         "distributed/include/jackdaw/distributed/h.hpp": '#include "jackdaw/maxclique/model.hpp"\n',
+        "sim/src/i.cpp": '#include "jackdaw/comm/session.hpp"\n',
+        "sim/src/j.cpp": "#include <mpi.h>\n",
+        "sim/src/k.cpp": "struct MyRandom final : public comm::VictimPolicy {\n  int choose() override;\n};\n",
+        "trace/src/l.cpp": '#include "jackdaw/core/model.hpp"\n',
+        "comm/include/jackdaw/comm/policies/m.hpp": '#include "jackdaw/comm/board.hpp"\n',
     }
     clean = {
         "core/include/jackdaw/core/ok.hpp": "#include <atomic>\n#include \"jackdaw/core/model.hpp\"\n",
@@ -71,6 +126,9 @@ def self_test():
         "comm/src/ok.cpp": "#include <mpi.h>\n#include <nlohmann/json.hpp>\n#include \"jackdaw/comm/board.hpp\"\n",
         "distributed/include/jackdaw/distributed/ok.hpp": '#include "jackdaw/comm/session.hpp"\n'
                                                           '#include "jackdaw/skeletons/budget.hpp"\n',
+        "sim/src/ok.cpp": '#include <nlohmann/json.hpp>\n#include "jackdaw/comm/policies/random.hpp"\n'
+                          '#include "jackdaw/trace/trace.hpp"\nclass View final : public comm::BoardView {};\n',
+        "comm/include/jackdaw/comm/policies/ok.hpp": '#include "jackdaw/comm/policy.hpp"\n',
     }
     with tempfile.TemporaryDirectory() as root:
         for files in (planted, clean):
@@ -100,8 +158,9 @@ def main():
     found = violations(sys.argv[1])
     for v in found:
         print(v)
-    files = sum(len(fs) for layer in RULES for _, _, fs in os.walk(os.path.join(sys.argv[1], layer)))
-    print(f"include graph: {files} files in {', '.join(RULES)}; {len(found)} violations")
+    layers = list(RULES) + list(MPI_FREE)
+    files = sum(len(fs) for layer in layers for _, _, fs in os.walk(os.path.join(sys.argv[1], layer)))
+    print(f"include graph: {files} files in {', '.join(layers)}; {len(found)} violations")
     return 1 if found else 0
 
 

@@ -1,0 +1,45 @@
+// The comm thread's timings and switches (comm_thread.hpp). No MPI here: jackdaw-sim (sim/)
+// simulates a comm thread with these same defaults.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+
+#include "jackdaw/comm/comm_events.hpp"
+
+namespace jackdaw::comm {
+
+struct CommOptions {
+  int maxStealsInFlight = 1;    // outstanding steal requests of this rank
+  bool stealHalf = false;       // ask victims for half their shallowest level (chunked)
+  // Idle backoff: doubles from minSleep up to a cap. The cap is maxSleep when this rank has
+  // nothing to give, victimMaxSleep when its pool holds tasks and thieves do not ring the doorbell
+  // (a thief may be waiting for our answer; with the doorbell the workers wake us for it), and
+  // minSleep while our own steal request is in flight (we wait for the reply).
+  std::chrono::microseconds minSleep{20}, maxSleep{1000}, victimMaxSleep{100};
+  std::chrono::microseconds publishInterval{500};                // board publish rate limit
+  // Gap before this rank joins the next termination wave: short when it is idle, longer while
+  // it is busy (no wave can end the search then, so frequent waves would only cost CPU).
+  std::chrono::microseconds waveInterval{200}, busyWaveInterval{2000};
+  std::chrono::microseconds latencyProbeInterval{20000};         // one timed read every …
+  std::chrono::microseconds stealRetryMax{1000};                 // thief backoff after refusals
+  // Requests arriving closer together than this form one burst (herding stats): about one steal
+  // round trip on a shared-memory node (bench/results/comm.md).
+  std::chrono::microseconds herdWindow{1000};
+  // Watchdog: every comm thread beats on the board every heartbeatInterval; a rank that sees a
+  // peer's beat unchanged for longer than watchdogSeconds aborts the job naming that peer (a rank
+  // SIGSTOP'd, swapped out or cut off). The workers do not beat, so a long node expansion never
+  // looks silent. 0 = off.
+  std::chrono::milliseconds heartbeatInterval{100};
+  double watchdogSeconds = 60;
+  // Ring the victim's doorbell (one MPI_Accumulate) with every steal request, so that its workers,
+  // which poll the doorbell every doorbellNodes nodes (Session::pollDoorbell), wake its comm thread
+  // at once instead of the request waiting out the comm thread's sleep.
+  bool doorbell = true;
+  unsigned doorbellNodes = 64;  // a worker polls the doorbell every this many nodes (one relaxed load)
+  CommEvents* events = nullptr;  // told what happens (a timeline recorder), from the comm thread
+  unsigned testDelayMaxUs = 0;  // TEST ONLY: random sleeps of up to this many µs in the loop
+  std::uint64_t seed = 1;       // for the test delays
+};
+
+}  // namespace jackdaw::comm

@@ -1,0 +1,56 @@
+// Replaying a recorded search (a trace, jackdaw/trace/trace.hpp) on a simulated cluster.
+//
+// Each rank has W worker actors taking tasks from the rank's pool (the deepest first; a thief gets
+// the shallowest) and a comm actor that runs Jackdaw's steal protocol: one steal in flight, a
+// victim refuses when it has nothing beyond what its own idle workers will take, refusals back
+// off, the board is published on change at the real rate and in the real scheme's message
+// pattern. The victim policy is the project's own object (comm/policies/), built by the same
+// registry, reading a board view this simulator fills, with simulated time. A task runs for its
+// recorded CPU time (scaled by the host's speed) and releases each child at its recorded spawn
+// point. docs/simulation.md says what is modelled and what is not.
+//
+//   jackdaw::sim::SimConfig c;  c.ranks = 20;  c.workers = 15;  c.policy = "performance";
+//   nlohmann::json out = jackdaw::sim::simulate(c, trace);   // before: buildPlatform(...)
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+#include <simgrid/forward.h>
+
+#include "jackdaw/comm/comm_options.hpp"
+#include "jackdaw/comm/policy.hpp"
+#include "jackdaw/sim/platform.hpp"
+#include "jackdaw/trace/trace.hpp"
+
+namespace jackdaw::sim {
+
+struct SimConfig {
+  PlatformSpec platform;
+  int ranks = 1;                     // placed round-robin over the hosts
+  int workers = 1;                   // worker actors per rank
+  std::string policy = "random";
+  comm::ParamValues policyParams;    // the policies' constants by flag, as the apps take them
+  const comm::PolicyRegistry* policies = nullptr;  // null: PolicyRegistry::builtin()
+  std::uint64_t seed = 1;
+  std::string board = "all";         // "all" (pushed to every rank) or "sample" (k read at owners)
+  int boardSample = 4;
+  comm::CommOptions comm{};          // the comm thread's timings, the runtime's defaults
+  double commCostUs = 2.0;           // a comm actor's CPU per message it handles
+  std::string label = "job";         // names this job's actors and mailboxes (a co-running job differs)
+};
+
+// What one simulated job did: the fields of an app's --stats that `campaign.py report` reads
+// ("seconds", "complete", "stats", "distributed": per rank, totals, herding, board), plus
+// "simulation" (model, platform, counts for checking). Call with the platform built; runs the
+// SimGrid engine to the end of every job started. `corun` (may be null) runs a second job on the
+// same hosts at the same time, contending for cores and links (the study's "simultaneous" mode).
+struct SimOutcome {
+  nlohmann::json job;
+  nlohmann::json corun;  // null when there was none
+};
+SimOutcome simulate(simgrid::s4u::Engine& engine, const SimConfig& cfg, const trace::Trace& trace,
+                    const SimConfig* corunCfg = nullptr, const trace::Trace* corunTrace = nullptr);
+
+}  // namespace jackdaw::sim

@@ -1,0 +1,170 @@
+// jackdaw-sim: replays a recorded search (--trace FILE of any app) on a simulated cluster.
+//
+//   jackdaw-sim ns.jdtrace --platform study --hosts 20 --policy performance --out run.json
+//
+// docs/simulation.md: recording, the model, calibration, the output.
+#include <simgrid/s4u.hpp>
+#include <xbt/log.h>
+
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sys/resource.h>
+
+#include "jackdaw/comm/policy.hpp"
+#include "jackdaw/sim/platform.hpp"
+#include "jackdaw/sim/replay.hpp"
+#include "jackdaw/trace/trace.hpp"
+
+namespace {
+
+double maxRssMb() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_maxrss) / 1024.0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"jackdaw-sim: replay a Jackdaw trace on a simulated cluster (SimGrid)"};
+  std::string tracePath, presetName = "study", out, corunPath;
+  int hosts = 0, cores = 0, ranks = 0, workers = 0;
+  double coreSpeed = 0, latencyUs = -1, gbps = 0, loopLatencyUs = -1;
+  std::vector<int> slowHosts;
+  double slowdown = 2.0;
+  bool info = false;
+  const auto registry = jackdaw::comm::PolicyRegistry::builtin();
+  jackdaw::sim::SimConfig cfg;
+  app.add_option("trace", tracePath, "A trace recorded with --trace")->required()->check(CLI::ExistingFile);
+  app.add_flag("--info", info, "Print the trace's header and totals, and exit");
+  app.add_option("--platform", presetName, "Cluster preset: study (20 x 16, 1 Gb/s Ethernet), modern (1000 x 32, 100 Gb/s), local (1 x 2)")
+      ->capture_default_str()
+      ->check(CLI::IsMember(jackdaw::sim::presetNames()));
+  app.add_option("--hosts", hosts, "Hosts (default: the preset's)")->check(CLI::Range(1, 1000000));
+  app.add_option("--cores", cores, "Cores per host (default: the preset's)")->check(CLI::Range(1, 4096));
+  app.add_option("--core-speed", coreSpeed, "A core's speed relative to the recording machine's core (default 1)")
+      ->check(CLI::Range(1e-6, 1e6));
+  app.add_option("--latency-us", latencyUs, "Each host link's latency in µs (a message between hosts crosses two)")
+      ->check(CLI::Range(0.0, 1e7));
+  app.add_option("--gbps", gbps, "Each host link's bandwidth in Gb/s")->check(CLI::Range(1e-6, 1e6));
+  app.add_option("--loopback-latency-us", loopLatencyUs, "Latency between ranks on one host in µs")->check(CLI::Range(0.0, 1e7));
+  app.add_option("--ranks", ranks, "Ranks, placed round-robin on the hosts (default: one per host)")->check(CLI::Range(1, 10000000));
+  app.add_option("--workers", workers, "Worker actors per rank (default: cores per host minus one, as the study ran)")
+      ->check(CLI::Range(1, 4096));
+  std::string policyHelp = "Victim policy (the runtime's own objects):";
+  for (const auto& s : registry.specs()) policyHelp += "\n  " + s.name + ": " + s.summary;
+  app.add_option("--policy", cfg.policy, policyHelp)->capture_default_str()->check(CLI::IsMember(registry.names()));
+  for (const auto& p : registry.params()) {
+    cfg.policyParams[p.flag] = p.defaultValue;
+    app.add_option(p.flag, cfg.policyParams[p.flag], p.help)->capture_default_str()->check(CLI::Range(p.lo, p.hi))->group("Policy constants");
+  }
+  app.add_option("--seed", cfg.seed, "Seed of the policies' random choices")->capture_default_str();
+  app.add_option("--board", cfg.board, "Board scheme: all (pushed to every rank) or sample (k records read at their owners)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"all", "sample"}));
+  app.add_option("--board-sample", cfg.boardSample, "--board sample: records read per choice")->capture_default_str()->check(CLI::Range(1, 1 << 20));
+  app.add_option("--slow-hosts", slowHosts, "Hosts whose cores are --slowdown times slower (comma-separated)")->delimiter(',');
+  app.add_option("--slowdown", slowdown, "Factor for --slow-hosts")->capture_default_str()->check(CLI::Range(1.0, 1e6));
+  app.add_option("--corun", corunPath, "A second trace run at the same time on the same hosts (contended mode)")->check(CLI::ExistingFile);
+  app.add_option("--comm-cost-us", cfg.commCostUs, "CPU a comm actor spends per message it handles (µs)")->capture_default_str()->check(CLI::Range(0.0, 1e6));
+  app.add_option("--out", out, "Write the run as JSON (the shape of an app's --stats) to this file");
+  CLI11_PARSE(app, argc, argv);
+
+  jackdaw::trace::Trace trace, corun;
+  try {
+    trace = jackdaw::trace::read(tracePath);
+    if (!corunPath.empty()) corun = jackdaw::trace::read(corunPath);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "jackdaw-sim: error: %s\n", e.what());
+    return 2;
+  }
+  if (info) {
+    std::cout << trace.header.dump(2) << "\ntasks: " << trace.tasks.size() << "\nnodes: " << trace.totalNodes()
+              << "\ncpu seconds: " << 1e-9 * static_cast<double>(trace.totalCpuNs()) << "\n";
+    return 0;
+  }
+
+  auto& p = cfg.platform;
+  p = jackdaw::sim::preset(presetName);
+  if (hosts) p.hosts = hosts;
+  if (cores) p.cores = cores;
+  if (coreSpeed > 0) p.coreSpeed = coreSpeed;
+  if (latencyUs >= 0) p.linkLatencyUs = latencyUs;
+  if (gbps > 0) p.linkGbps = gbps;
+  if (loopLatencyUs >= 0) p.loopbackLatencyUs = loopLatencyUs;
+  for (int h : slowHosts)
+    if (h < 0 || h >= p.hosts) {
+      std::fprintf(stderr, "jackdaw-sim: error: --slow-hosts %d: there are %d hosts (0..%d)\n", h, p.hosts, p.hosts - 1);
+      return 2;
+    }
+  p.slowHosts = slowHosts;
+  p.slowFactor = slowHosts.empty() ? 1.0 : slowdown;
+  cfg.ranks = ranks ? ranks : p.hosts;
+  cfg.workers = workers ? workers : std::max(1, p.cores - 1);
+
+  // SimGrid's own flags are not ours to expose: quiet logs, small actor stacks (32k actors at
+  // 1,000 × 32 would not fit with the default 8 MiB each) and no guard page per stack (each costs
+  // a memory mapping; Linux allows 65,530 per process by default).
+  int sgArgc = 1;
+  char* sgArgv[] = {argv[0], nullptr};
+  simgrid::s4u::Engine engine(&sgArgc, sgArgv);
+  xbt_log_control_set("root.thres:critical");
+  simgrid::s4u::Engine::set_config("contexts/stack-size:128");
+  simgrid::s4u::Engine::set_config("contexts/guard-size:0");
+  jackdaw::sim::buildPlatform(p);
+  const auto wall0 = std::chrono::steady_clock::now();
+  jackdaw::sim::SimOutcome res;
+  jackdaw::sim::SimConfig corunCfg = cfg;
+  corunCfg.label = "corun";
+  try {
+    res = jackdaw::sim::simulate(engine, cfg, trace, corunPath.empty() ? nullptr : &corunCfg, corunPath.empty() ? nullptr : &corun);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "jackdaw-sim: error: %s\n", e.what());
+    return 2;
+  }
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  auto& j = res.job;
+  j["simulation"]["simulator_wall_seconds"] = wall;
+  j["simulation"]["simulator_max_rss_mb"] = maxRssMb();
+  j["simulation"]["trace"] = tracePath;
+  j["command"] = std::vector<std::string>(argv, argv + argc);
+  if (!res.corun.is_null()) j["corun"] = res.corun;
+  // A replay that lost or duplicated work is a simulator bug, not a result.
+  const bool whole = j["stats"]["nodes"].get<std::uint64_t>() == trace.totalNodes() &&
+                     j["stats"]["tasks"].get<std::uint64_t>() == trace.tasks.size() && j["complete"].get<bool>();
+  if (!out.empty()) {
+    std::ofstream f(out);
+    f << j.dump(1) << "\n";
+    if (!f) {
+      std::fprintf(stderr, "jackdaw-sim: error: %s: cannot write this file\n", out.c_str());
+      return 2;
+    }
+  }
+  const auto& tot = j["distributed"]["totals"];
+  const double busy = tot["busy_us"].get<double>(), idle = tot["idle_us"].get<double>();
+  std::printf("platform: %s, %d hosts x %d cores, %d ranks x %d workers, policy %s, board %s, seed %llu\n", p.name.c_str(),
+              p.hosts, p.cores, cfg.ranks, cfg.workers, cfg.policy.c_str(), cfg.board.c_str(),
+              static_cast<unsigned long long>(cfg.seed));
+  std::printf("makespan: %.6f s (simulated)\nnodes: %llu\ntasks: %llu\nsteals: %llu requests, %llu granted, %llu refused\n"
+              "idle: %.1f %%\nboard: %llu messages, %llu bytes\nsimulator: %.2f s wall, %.0f MB max RSS\n",
+              j["seconds"].get<double>(), static_cast<unsigned long long>(j["stats"]["nodes"].get<std::uint64_t>()),
+              static_cast<unsigned long long>(j["stats"]["tasks"].get<std::uint64_t>()),
+              static_cast<unsigned long long>(tot["steal_requests"].get<std::uint64_t>()),
+              static_cast<unsigned long long>(tot["steals_granted"].get<std::uint64_t>()),
+              static_cast<unsigned long long>(tot["steals_failed"].get<std::uint64_t>()),
+              busy + idle > 0 ? 100.0 * idle / (busy + idle) : 0.0,
+              static_cast<unsigned long long>(tot["board_messages"].get<std::uint64_t>()),
+              static_cast<unsigned long long>(tot["board_bytes"].get<std::uint64_t>()), wall, maxRssMb());
+  if (!whole) {
+    std::fprintf(stderr, "jackdaw-sim: error: the replay visited %llu nodes in %llu tasks, the trace holds %llu in %zu\n",
+                 static_cast<unsigned long long>(j["stats"]["nodes"].get<std::uint64_t>()),
+                 static_cast<unsigned long long>(j["stats"]["tasks"].get<std::uint64_t>()),
+                 static_cast<unsigned long long>(trace.totalNodes()), trace.tasks.size());
+    return 3;
+  }
+  return 0;
+}

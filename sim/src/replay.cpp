@@ -1,0 +1,685 @@
+#include "jackdaw/sim/replay.hpp"
+
+#include <simgrid/Exception.hpp>
+#include <simgrid/s4u.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+#include "jackdaw/comm/comm_stats.hpp"
+#include "jackdaw/comm/local_work.hpp"
+#include "jackdaw/core/work_rate.hpp"
+
+namespace sg4 = simgrid::s4u;
+
+namespace jackdaw::sim {
+namespace {
+
+double nowS() { return sg4::Engine::get_clock(); }
+std::uint64_t nowNs() { return static_cast<std::uint64_t>(std::llround(nowS() * 1e9)); }
+double nowUs() { return nowS() * 1e6; }
+
+constexpr double kRecordBytes = 64;   // a board record: 8 cells of 8 bytes (comm/board.hpp)
+constexpr double kRequestBytes = 24;  // StealRequest
+constexpr double kReplyHeader = 4;    // the task count before the tasks
+
+// A rank's pool: the owner takes the deepest task (newest first), a thief the shallowest (oldest
+// first), as the engine's pools do.
+class Pool {
+ public:
+  void push(std::uint64_t id, std::uint32_t depth) {
+    byDepth_[depth].push_back(id);
+    ++size_;
+  }
+  std::size_t size() const { return size_; }
+  std::uint64_t popDeepest() {
+    auto it = std::prev(byDepth_.end());
+    const std::uint64_t id = it->second.back();
+    it->second.pop_back();
+    if (it->second.empty()) byDepth_.erase(it);
+    --size_;
+    return id;
+  }
+  std::uint64_t takeShallowest() {
+    auto it = byDepth_.begin();
+    const std::uint64_t id = it->second.front();
+    it->second.pop_front();
+    if (it->second.empty()) byDepth_.erase(it);
+    --size_;
+    return id;
+  }
+
+ private:
+  std::map<std::uint32_t, std::deque<std::uint64_t>> byDepth_;
+  std::size_t size_ = 0;
+};
+
+struct Msg {
+  enum Kind { Request, Reply } kind = Request;
+  int from = -1;
+  std::uint64_t id = 0;
+  bool seen = false;               // the thief's board had a record of the victim
+  std::uint64_t promised = 0;      // ... saying this many stealable tasks
+  std::vector<std::uint64_t> tasks;
+};
+
+struct Job;
+
+// What the ranks have published, as the board's scheme lets a reader see it. Scheme all: a record
+// reaches every window one network delay after it is published (4·(P−1) puts per publish).
+// Scheme sample: it stays in its owner's window until a thief reads it there (3 round trips).
+class Board {
+ public:
+  Board(int ranks, double delayS) : delayS_(delayS), history_(static_cast<std::size_t>(ranks)), current_(static_cast<std::size_t>(ranks)) {}
+  void publish(int r, const comm::RankRecord& rec) {
+    current_[static_cast<std::size_t>(r)] = rec;
+    history_[static_cast<std::size_t>(r)].push_back({nowS() + delayS_, rec});
+  }
+  // The newest record of r that has reached the other windows by now.
+  std::optional<comm::RankRecord> pushed(int r) {
+    auto& h = history_[static_cast<std::size_t>(r)];
+    const double t = nowS();
+    while (h.size() > 1 && h[1].first <= t) h.pop_front();
+    if (h.empty() || h.front().first > t) return std::nullopt;
+    return h.front().second;
+  }
+  // At the owner (a one-sided read): the latest.
+  std::optional<comm::RankRecord> atOwner(int r) const { return current_[static_cast<std::size_t>(r)]; }
+
+ private:
+  double delayS_;
+  std::vector<std::deque<std::pair<double, comm::RankRecord>>> history_;
+  std::vector<std::optional<comm::RankRecord>> current_;
+};
+
+struct Rank {
+  int id = 0;
+  sg4::Host* host = nullptr;
+  sg4::Mailbox* box = nullptr;
+  Pool pool;
+  int idle = 0, running = 0;
+  std::deque<WorkerAccount> accounts;  // not movable (atomic rate): a deque never moves them
+  std::vector<std::uint64_t> workerTasks, workerNodes, workerLargest;
+  sg4::MutexPtr mutex;
+  sg4::ConditionVariablePtr workAvailable;  // workers wait here
+  sg4::ConditionVariablePtr commWake;       // the comm actor sleeps here
+  std::deque<Msg*> inbox;                   // delivered by the receiver actor
+  bool woken = false;
+  std::uint64_t nodes = 0, finished = 0;
+  comm::CommStats stats;
+  std::unique_ptr<comm::BoardView> view;
+  std::unique_ptr<comm::VictimPolicy> policy;
+  std::uint64_t workMsgsSent = 0, workMsgsRecv = 0;
+  std::uint64_t boardMessages = 0, boardBytes = 0;
+
+  std::size_t stealable() const { return comm::stealableCount(pool.size(), idle); }
+  bool needsWork() const { return idle > 0 && pool.size() == 0; }
+  double workRate() const {
+    double s = 0;
+    for (const auto& a : accounts) s += a.workRate();
+    return accounts.empty() ? 1.0 : s / static_cast<double>(accounts.size());
+  }
+  void wake() {
+    woken = true;
+    commWake->notify_all();
+  }
+};
+
+struct Job {
+  SimConfig cfg;
+  const trace::Trace* trace = nullptr;
+  std::vector<std::vector<std::uint64_t>> children;
+  std::vector<std::unique_ptr<Rank>> ranks;
+  std::unique_ptr<Board> board;
+  std::uint64_t total = 0, finished = 0;
+  bool done = false;
+  double lastTaskEnd = 0, endTime = 0, startTime = 0;
+  std::vector<sg4::Host*> hosts;
+
+  double oneWayS(const Rank& a, const Rank& b, double bytes) const {
+    const auto& p = cfg.platform;
+    if (a.host == b.host) return p.loopbackLatencyUs * 1e-6 + bytes * 8 / (p.loopbackGbps * 1e9);
+    return 2 * p.linkLatencyUs * 1e-6 + bytes * 8 / (p.linkGbps * 1e9);
+  }
+  // Worst one-way delay of a small message between two ranks of this job.
+  double farS(double bytes) const {
+    if (ranks.size() < 2) return 0;
+    bool spread = false;
+    for (const auto& r : ranks) spread |= r->host != ranks[0]->host;
+    const auto& p = cfg.platform;
+    return spread ? 2 * p.linkLatencyUs * 1e-6 + bytes * 8 / (p.linkGbps * 1e9)
+                  : p.loopbackLatencyUs * 1e-6 + bytes * 8 / (p.loopbackGbps * 1e9);
+  }
+
+  void taskDone() {
+    ++finished;
+    if (finished < total) return;
+    lastTaskEnd = nowS();
+    done = true;
+    // Counting waves (comm_thread.hpp): a wave starts within waveInterval of the last task, and
+    // the decision needs two identical snapshots: two allreduces of 2·log2(P) message delays.
+    const double P = static_cast<double>(ranks.size());
+    const double allreduce = P > 1 ? 2 * std::ceil(std::log2(P)) * farS(48) : 0.0;
+    endTime = lastTaskEnd + (P > 1 ? 1e-6 * static_cast<double>(cfg.comm.waveInterval.count()) + 2 * allreduce : 0.0);
+    for (auto& r : ranks) {
+      r->workAvailable->notify_all();
+      r->wake();
+    }
+  }
+};
+
+// The board as a policy on rank `self` reads it.
+class SimBoardView final : public comm::BoardView {
+ public:
+  SimBoardView(Job& job, Rank& self) : job_(job), self_(self), rng_(job.cfg.seed ^ (0x51ed2705ULL * (self.id + 1))) {}
+  std::optional<comm::RankRecord> read(int r) const override {
+    if (pushes()) return job_.board->pushed(r);
+    return fetched_.count(r) ? std::optional(fetched_.at(r)) : std::nullopt;
+  }
+  comm::Candidates candidates(int self, int size) override {
+    comm::Candidates c = comm::everyOtherRank(self, size);
+    if (pushes()) return c;
+    const std::size_t k = std::min<std::size_t>(static_cast<std::size_t>(std::max(1, job_.cfg.boardSample)), c.ranks.size());
+    for (std::size_t i = 0; i < k; ++i) {
+      std::uniform_int_distribution<std::size_t> pick(i, c.ranks.size() - 1);
+      std::swap(c.ranks[i], c.ranks[pick(rng_)]);
+    }
+    c.ranks.resize(k);
+    refresh(c.ranks);
+    c.fresh = true;
+    return c;
+  }
+  // One-sided reads at the owners: three dependent phases of gets, each a round trip (board.cpp).
+  void refresh(std::span<const int> ranks) override {
+    if (ranks.empty()) return;
+    double rtt = 0;
+    for (int r : ranks) rtt = std::max(rtt, 2 * job_.oneWayS(self_, *job_.ranks[static_cast<std::size_t>(r)], kRecordBytes));
+    const double t0 = nowS();
+    sg4::this_actor::sleep_for(3 * rtt);
+    for (int r : ranks)
+      if (auto rec = job_.board->atOwner(r)) fetched_[r] = *rec;
+    ++self_.stats.boardFetches;
+    self_.stats.fetchedRecords += ranks.size();
+    self_.stats.fetchUsTotal += 1e6 * (nowS() - t0);
+    self_.boardMessages += 6 * ranks.size();
+    self_.boardBytes += static_cast<std::uint64_t>(ranks.size() * (kRecordBytes + 16) + 6 * ranks.size() * 8);
+  }
+
+ private:
+  bool pushes() const { return job_.cfg.board != "sample"; }
+  Job& job_;
+  Rank& self_;
+  std::mt19937_64 rng_;
+  std::map<int, comm::RankRecord> fetched_;
+};
+
+void execNs(double ns) {
+  if (ns >= 1.0) sg4::this_actor::execute(ns);  // 1 flop = 1 ns on the recording core
+}
+
+void pushTask(Job& job, Rank& r, std::uint64_t id) {
+  r.pool.push(id, job.trace->tasks[id].depth);
+  r.workAvailable->notify_one();
+}
+
+// Runs task `id`: its recorded CPU time, releasing each child at its spawn point.
+void runTask(Job& job, Rank& r, int w, std::uint64_t id) {
+  const auto& t = job.trace->tasks[id];
+  const double nsPerNode = t.nodes ? static_cast<double>(t.cpuNs) / static_cast<double>(t.nodes) : 0.0;
+  std::uint64_t at = 0;
+  for (std::uint64_t child : job.children[id]) {
+    const std::uint64_t spawn = job.trace->tasks[child].afterNodes;
+    if (spawn > at) {
+      execNs(static_cast<double>(spawn - at) * nsPerNode);
+      at = spawn;
+    }
+    pushTask(job, r, child);
+  }
+  execNs(t.nodes ? static_cast<double>(t.nodes - at) * nsPerNode : static_cast<double>(t.cpuNs));
+  r.nodes += t.nodes;
+  r.workerNodes[static_cast<std::size_t>(w)] += t.nodes;
+  r.workerLargest[static_cast<std::size_t>(w)] = std::max(r.workerLargest[static_cast<std::size_t>(w)], t.nodes);
+}
+
+void worker(Job& job, Rank& r, int w) {
+  auto& account = r.accounts[static_cast<std::size_t>(w)];
+  std::unique_lock lock(*r.mutex);
+  for (;;) {
+    while (r.pool.size() == 0 && !job.done) r.workAvailable->wait(lock);
+    if (job.done) return;
+    const std::uint64_t id = r.pool.popDeepest();
+    --r.idle;
+    ++r.running;
+    account.startWork(nowUs());
+    lock.unlock();
+    runTask(job, r, w, id);
+    lock.lock();
+    account.endWork(nowUs());
+    ++r.workerTasks[static_cast<std::size_t>(w)];
+    --r.running;
+    ++r.idle;
+    ++r.finished;
+    job.taskDone();
+    if (r.pool.size() == 0) r.wake();  // the pool ran dry: this rank may need to steal
+  }
+}
+
+// Delivers what arrives in the rank's mailbox to its comm actor. With the doorbell a request
+// wakes the victim's comm actor at once, provided a worker is busy to poll the bell; replies and
+// unrung requests wait for the comm actor's next look, as in the runtime.
+void receiver(Job& job, Rank& r) {
+  for (;;) {
+    Msg* m = r.box->get<Msg>();
+    r.inbox.push_back(m);
+    if (m->kind == Msg::Request && job.cfg.comm.doorbell && r.running > 0) r.wake();
+  }
+}
+
+class CommActor {
+ public:
+  CommActor(Job& job, Rank& r) : job_(job), r_(r), o_(job.cfg.comm) {}
+
+  void run() {
+    auto backoff = static_cast<double>(o_.minSleep.count());
+    std::unique_lock lock(*r_.mutex);
+    while (!job_.done) {
+      const std::uint64_t now = nowNs();
+      bool active = handleInbox(lock);
+      active |= maybeSteal(now, lock);
+      maybePublish(now);
+      maybeProbe(now, lock);
+      if (now >= nextRefreshNs_ && r_.policy) {
+        lock.unlock();
+        nextRefreshNs_ = r_.policy->refresh(nowNs());
+        lock.lock();
+      }
+      if (job_.done) break;
+      if (active) {
+        backoff = static_cast<double>(o_.minSleep.count());
+        continue;
+      }
+      const double cap = static_cast<double>(inflight_ ? o_.minSleep.count()
+                                             : lastRecord_.pooled > 0 && !o_.doorbell ? o_.victimMaxSleep.count()
+                                                                                      : o_.maxSleep.count());
+      backoff = std::min(backoff, cap);
+      if (!r_.woken) r_.commWake->wait_for(lock, backoff * 1e-6);
+      r_.woken = false;
+      backoff = std::min(backoff * 2, cap);
+    }
+    endBurst();
+  }
+
+ private:
+  void cpu(std::unique_lock<sg4::Mutex>& lock) {
+    lock.unlock();
+    execNs(job_.cfg.commCostUs * 1e3);
+    lock.lock();
+  }
+
+  bool handleInbox(std::unique_lock<sg4::Mutex>& lock) {
+    bool any = false;
+    while (!r_.inbox.empty()) {
+      std::unique_ptr<Msg> m(r_.inbox.front());
+      r_.inbox.pop_front();
+      any = true;
+      cpu(lock);
+      if (m->kind == Msg::Request) answer(*m);
+      else reply(*m);
+    }
+    return any;
+  }
+
+  void answer(const Msg& q) {
+    const std::uint64_t at = nowNs();
+    if (burst_ > 0 && at - lastRequestNs_ > static_cast<std::uint64_t>(o_.herdWindow.count()) * 1000) endBurst();
+    ++burst_;
+    lastRequestNs_ = at;
+    auto* a = new Msg{Msg::Reply, r_.id, q.id, false, 0, {}};
+    double bytes = kReplyHeader;
+    if (!job_.done && r_.stealable() > 0) {
+      const std::uint64_t id = r_.pool.takeShallowest();
+      a->tasks.push_back(id);
+      bytes += job_.trace->tasks[id].bytes;
+    }
+    const auto count = a->tasks.size();
+    if (count > 0 || lastRecord_.queued > 0) publishSoon_ = true;
+    ++r_.stats.requestsAnswered;
+    if (q.seen && q.promised > 0) {
+      ++r_.stats.requestsPromised;
+      if (count == 0) ++r_.stats.promisedRefused;
+    } else if (count > 0) {
+      ++r_.stats.unpromisedGranted;
+    }
+    if (count) {
+      ++r_.stats.requestsGranted;
+      ++r_.workMsgsSent;
+      r_.stats.tasksSent += count;
+      r_.stats.bytesSent += static_cast<std::uint64_t>(bytes - kReplyHeader);
+    }
+    job_.ranks[static_cast<std::size_t>(q.from)]->box->put_init(a, static_cast<std::uint64_t>(bytes))->detach();
+  }
+
+  void reply(const Msg& m) {
+    const std::uint64_t t = nowNs();
+    comm::StealOutcome o;
+    o.victim = m.from;
+    o.gotWork = !m.tasks.empty();
+    o.tasks = static_cast<std::uint32_t>(m.tasks.size());
+    if (inflight_) {
+      o.roundTripUs = 1e-3 * static_cast<double>(t - sentNs_);
+      inflight_ = false;
+    }
+    r_.stats.stealRoundTripUsTotal += o.roundTripUs;
+    if (o.gotWork) {
+      ++r_.stats.stealsGranted;
+      ++r_.workMsgsRecv;
+      r_.stats.tasksReceived += m.tasks.size();
+      for (std::uint64_t id : m.tasks) {
+        r_.stats.bytesReceived += job_.trace->tasks[id].bytes;
+        pushTask(job_, r_, id);
+      }
+      stealRetryUs_ = 0;
+      nextStealNs_ = 0;
+    } else {
+      ++r_.stats.stealsRefused;
+      stealRetryUs_ = stealRetryUs_ == 0 ? static_cast<std::uint64_t>(o_.minSleep.count())
+                                         : std::min<std::uint64_t>(stealRetryUs_ * 2, o_.stealRetryMax.count());
+      nextStealNs_ = t + stealRetryUs_ * 1000;
+    }
+    const std::int64_t d = r_.policy->onOutcome(o);
+    if (!o.gotWork && d >= 0) nextStealNs_ = t + static_cast<std::uint64_t>(d) * 1000;
+    if (o.roundTripUs > 0) {
+      comm::addLog2(r_.stats.roundTripLog2, o.roundTripUs);
+      rttSum_[static_cast<std::size_t>(o.victim)] += o.roundTripUs;
+      ++rttN_[static_cast<std::size_t>(o.victim)];
+      r_.policy->onRoundTrip(o.victim, o.roundTripUs);
+    }
+  }
+
+  bool maybeSteal(std::uint64_t now, std::unique_lock<sg4::Mutex>& lock) {
+    if (job_.ranks.size() < 2) return false;
+    const bool hungry = r_.needsWork();
+    if (hungry && !hungry_) {
+      ++r_.stats.hungerEpisodes;
+      r_.policy->onHungry();
+    }
+    hungry_ = hungry;
+    if (inflight_ || now < nextStealNs_ || !hungry) return false;
+    lock.unlock();
+    const int victim = r_.policy->choose();  // may read records at their owners (scheme sample)
+    lock.lock();
+    if (victim < 0 || victim == r_.id || job_.done) return false;
+    auto* q = new Msg{Msg::Request, r_.id, r_.stats.stealRequestsSent, false, 0, {}};
+    if (auto rec = r_.view->read(victim)) {
+      q->seen = true;
+      q->promised = rec->queued;
+      comm::addLog2(r_.stats.recordAgeLog2, 1e-3 * static_cast<double>(now - std::min(now, rec->timeNs)));
+    }
+    sentNs_ = nowNs();
+    inflight_ = true;
+    job_.ranks[static_cast<std::size_t>(victim)]->box->put_init(q, static_cast<std::uint64_t>(kRequestBytes))->detach();
+    if (o_.doorbell) ++r_.stats.doorbellRings;
+    ++r_.stats.stealRequestsSent;
+    if (r_.stats.choiceBins.size() < comm::CommStats::kMaxChoices) {
+      r_.stats.choiceBins.push_back(static_cast<std::uint32_t>(now / 10'000'000));
+      r_.stats.choiceVictims.push_back(static_cast<std::uint32_t>(victim));
+    } else {
+      ++r_.stats.choicesDropped;
+    }
+    return true;
+  }
+
+  // As CommThread::maybePublish: on change, at most every publishInterval on the pushed board,
+  // at once when the stealable count crosses zero or a steal was answered.
+  void maybePublish(std::uint64_t now) {
+    comm::RankRecord rec;
+    rec.queued = r_.stealable();
+    const bool crossed = everPublished_ && ((rec.queued == 0) != (lastRecord_.queued == 0));
+    const bool force = crossed || publishSoon_;
+    const bool pushes = job_.cfg.board != "sample";
+    const auto interval = pushes ? static_cast<std::uint64_t>(o_.publishInterval.count()) * 1000 : 0;
+    if (!force && everPublished_ && now - lastPublishNs_ < interval) return;
+    rec.workRate = r_.workRate();
+    rec.pooled = r_.pool.size();
+    rec.running = static_cast<std::uint64_t>(r_.running);
+    rec.idle = static_cast<std::uint64_t>(r_.idle);
+    publishSoon_ = false;
+    if (everPublished_ && rec.workRate == lastRecord_.workRate && rec.queued == lastRecord_.queued &&
+        rec.pooled == lastRecord_.pooled && rec.running == lastRecord_.running && rec.idle == lastRecord_.idle)
+      return;
+    rec.seq = 2 * (++publishes_);
+    rec.timeNs = now;
+    job_.board->publish(r_.id, rec);
+    ++r_.stats.boardPublishes;
+    if (pushes) {
+      const std::uint64_t peers = job_.ranks.size() - 1;
+      r_.boardMessages += 4 * peers;
+      r_.boardBytes += static_cast<std::uint64_t>(peers * (kRecordBytes + 2 * 8));
+    }
+    lastRecord_ = rec;
+    everPublished_ = true;
+    lastPublishNs_ = now;
+  }
+
+  // The latency probe: one timed one-sided read of the next peer's record (a round trip).
+  void maybeProbe(std::uint64_t now, std::unique_lock<sg4::Mutex>& lock) {
+    const int size = static_cast<int>(job_.ranks.size());
+    if (size < 2 || now - lastProbeNs_ < static_cast<std::uint64_t>(o_.latencyProbeInterval.count()) * 1000) return;
+    lastProbeNs_ = now;
+    probePeer_ = (probePeer_ + 1) % size;
+    if (probePeer_ == r_.id) probePeer_ = (probePeer_ + 1) % size;
+    const double rtt = 2 * job_.oneWayS(r_, *job_.ranks[static_cast<std::size_t>(probePeer_)], kRecordBytes);
+    lock.unlock();
+    sg4::this_actor::sleep_for(rtt);
+    lock.lock();
+    delaySum_[static_cast<std::size_t>(probePeer_)] += rtt * 1e6;
+    ++delayN_[static_cast<std::size_t>(probePeer_)];
+    r_.policy->onDelaySample(probePeer_, rtt * 1e6);
+  }
+
+  void endBurst() {
+    if (burst_ == 0) return;
+    const std::size_t cell = std::min<std::size_t>(burst_, comm::CommStats::kBurstCells) - 1;
+    ++r_.stats.requestBursts[cell];
+    burst_ = 0;
+  }
+
+ public:
+  void finish() {
+    const std::size_t n = job_.ranks.size();
+    r_.stats.latencyUs.assign(n, 0.0);
+    r_.stats.roundTripUs.assign(n, 0.0);
+    for (std::size_t p = 0; p < n; ++p) {
+      if (delayN_.size() == n && delayN_[p]) r_.stats.latencyUs[p] = delaySum_[p] / static_cast<double>(delayN_[p]);
+      if (rttN_.size() == n && rttN_[p]) r_.stats.roundTripUs[p] = rttSum_[p] / static_cast<double>(rttN_[p]);
+    }
+  }
+  void sizePeers() {
+    const std::size_t n = job_.ranks.size();
+    delaySum_.assign(n, 0), delayN_.assign(n, 0), rttSum_.assign(n, 0), rttN_.assign(n, 0);
+  }
+
+ private:
+  Job& job_;
+  Rank& r_;
+  const comm::CommOptions& o_;
+  bool inflight_ = false, hungry_ = false, publishSoon_ = false, everPublished_ = false;
+  std::uint64_t sentNs_ = 0, nextStealNs_ = 0, stealRetryUs_ = 0, lastPublishNs_ = 0, lastProbeNs_ = 0;
+  std::uint64_t nextRefreshNs_ = 0, publishes_ = 0, lastRequestNs_ = 0;
+  std::size_t burst_ = 0;
+  int probePeer_ = 0;
+  comm::RankRecord lastRecord_;
+  std::vector<double> delaySum_, rttSum_;
+  std::vector<std::uint64_t> delayN_, rttN_;
+};
+
+struct Running {
+  std::unique_ptr<Job> job;
+  std::vector<std::unique_ptr<CommActor>> comms;
+};
+
+Running start(const SimConfig& cfg, const trace::Trace& t) {
+  if (cfg.ranks < 1 || cfg.workers < 1) throw std::invalid_argument("need at least one rank and one worker per rank");
+  if (cfg.board != "all" && cfg.board != "sample") throw std::invalid_argument("--board " + cfg.board + ": all or sample");
+  if (t.tasks.empty()) throw std::invalid_argument("the trace holds no task");
+  Running run;
+  run.job = std::make_unique<Job>();
+  Job& job = *run.job;
+  job.cfg = cfg;
+  job.trace = &t;
+  job.children = t.children();
+  job.total = t.tasks.size();
+  const auto hosts = sg4::Engine::get_instance()->get_all_hosts();
+  const auto& registry = cfg.policies ? *cfg.policies : comm::PolicyRegistry::builtin();
+  for (int i = 0; i < cfg.ranks; ++i) {
+    auto r = std::make_unique<Rank>();
+    r->id = i;
+    r->host = hosts[static_cast<std::size_t>(i) % hosts.size()];
+    r->box = sg4::Mailbox::by_name(cfg.label + "-rank-" + std::to_string(i));
+    r->mutex = sg4::Mutex::create();
+    r->workAvailable = sg4::ConditionVariable::create();
+    r->commWake = sg4::ConditionVariable::create();
+    r->idle = cfg.workers;
+    for (int w = 0; w < cfg.workers; ++w) r->accounts.emplace_back(0.0);
+    r->workerTasks.assign(static_cast<std::size_t>(cfg.workers), 0);
+    r->workerNodes.assign(static_cast<std::size_t>(cfg.workers), 0);
+    r->workerLargest.assign(static_cast<std::size_t>(cfg.workers), 0);
+    job.ranks.push_back(std::move(r));
+  }
+  job.board = std::make_unique<Board>(cfg.ranks, job.farS(kRecordBytes));
+  for (auto& r : job.ranks) {
+    r->view = std::make_unique<SimBoardView>(job, *r);
+    comm::PolicyEnv env{r->id, cfg.ranks, cfg.workers, cfg.seed, r->view.get()};
+    r->policy = registry.make(cfg.policy, env, cfg.policyParams);
+  }
+  // The seed: the tasks pushed before any task ran start on rank 0, as the root does.
+  for (std::uint64_t id = 0; id < t.tasks.size(); ++id)
+    if (t.tasks[id].parent == trace::kNoParent) job.ranks[0]->pool.push(id, t.tasks[id].depth);
+  job.startTime = nowS();
+  for (auto& rp : job.ranks) {
+    Rank& r = *rp;
+    for (int w = 0; w < cfg.workers; ++w)
+      sg4::Actor::create(cfg.label + "-w" + std::to_string(r.id) + "." + std::to_string(w), r.host,
+                         [&job, &r, w] { worker(job, r, w); });
+    sg4::Actor::create(cfg.label + "-rx" + std::to_string(r.id), r.host, [&job, &r] { receiver(job, r); })->daemonize();
+    auto c = std::make_unique<CommActor>(job, r);
+    c->sizePeers();
+    CommActor* cp = c.get();
+    run.comms.push_back(std::move(c));
+    sg4::Actor::create(cfg.label + "-comm" + std::to_string(r.id), r.host, [cp] { cp->run(); });
+  }
+  return run;
+}
+
+nlohmann::json report(Running& run) {
+  Job& job = *run.job;
+  for (auto& c : run.comms) c->finish();
+  const double seconds = job.endTime - job.startTime;
+  nlohmann::json perRank = nlohmann::json::array();
+  double busyAll = 0, idleAll = 0;
+  std::uint64_t nodes = 0, boardMsgs = 0, boardBytes = 0;
+  nlohmann::json commTotals = nlohmann::json::object();
+  std::vector<const comm::CommStats*> comms;
+  for (auto& rp : job.ranks) {
+    Rank& r = *rp;
+    double busy = 0, idle = 0;
+    nlohmann::json workers = nlohmann::json::array();
+    for (std::size_t w = 0; w < r.accounts.size(); ++w) {
+      r.accounts[w].finish(job.lastTaskEnd * 1e6);
+      const double b = r.accounts[w].workTotal(), i = r.accounts[w].idleTotal();
+      busy += b, idle += i;
+      workers.push_back({{"worker", w}, {"tasks", r.workerTasks[w]}, {"nodes", r.workerNodes[w]}, {"busy_us", b},
+                         {"idle_us", i}, {"work_rate", r.accounts[w].workRate()}, {"largest_task_nodes", r.workerLargest[w]}});
+    }
+    r.stats.commWallSeconds = seconds;
+    const nlohmann::json c = comm::toJson(r.stats);
+    for (auto it = c.begin(); it != c.end(); ++it)
+      if (it->is_number_unsigned()) commTotals[it.key()] = commTotals.value(it.key(), std::uint64_t{0}) + it->get<std::uint64_t>();
+    perRank.push_back({{"rank", r.id},
+                       {"host", r.host->get_name()},
+                       {"nodes", r.nodes},
+                       {"busy_us", busy},
+                       {"idle_us", idle},
+                       {"workers", workers},
+                       {"steal_requests", r.stats.stealRequestsSent},
+                       {"steals_granted", r.stats.stealsGranted},
+                       {"steals_failed", r.stats.stealsRefused},
+                       {"board_messages", r.boardMessages},
+                       {"board_bytes", r.boardBytes},
+                       {"comm", c},
+                       {"policy", r.policy->stats()}});
+    busyAll += busy, idleAll += idle, nodes += r.nodes;
+    boardMsgs += r.boardMessages, boardBytes += r.boardBytes;
+    comms.push_back(&r.stats);
+  }
+  nlohmann::json totals = {{"nodes", nodes},
+                           {"busy_us", busyAll},
+                           {"idle_us", idleAll},
+                           {"steal_requests", commTotals.value("steal_requests_sent", std::uint64_t{0})},
+                           {"steals_granted", commTotals.value("steals_granted", std::uint64_t{0})},
+                           {"steals_failed", commTotals.value("steals_refused", std::uint64_t{0})},
+                           {"board_messages", boardMsgs},
+                           {"board_bytes", boardBytes},
+                           {"comm", commTotals}};
+  const auto& cfg = job.cfg;
+  std::uint64_t tasksRun = 0;
+  for (auto& r : job.ranks) tasksRun += r->finished;
+  nlohmann::json out;
+  out["app"] = job.trace->header.value("app", std::string("trace"));
+  out["simulated"] = true;
+  out["ranks"] = cfg.ranks;
+  out["seconds"] = seconds;
+  out["status"] = "complete";
+  out["complete"] = job.done && tasksRun == job.total;
+  out["stats"] = {{"nodes", nodes}, {"tasks", tasksRun}};
+  out["options"] = {{"policy", cfg.policy}, {"threads", cfg.workers}, {"seed", cfg.seed}, {"board", cfg.board},
+                    {"constants", cfg.policyParams}};
+  out["distributed"] = {{"ranks", cfg.ranks},
+                        {"herding", comm::herding(comms)},
+                        {"board", comm::boardSummary(comms)},
+                        {"policy_name", cfg.policy},
+                        {"per_rank", perRank},
+                        {"totals", totals}};
+  const auto& p = cfg.platform;
+  out["simulation"] = {{"platform",
+                        {{"name", p.name},
+                         {"hosts", p.hosts},
+                         {"cores", p.cores},
+                         {"core_speed", p.coreSpeed},
+                         {"link_latency_us", p.linkLatencyUs},
+                         {"link_gbps", p.linkGbps},
+                         {"loopback_latency_us", p.loopbackLatencyUs},
+                         {"slow_hosts", p.slowHosts},
+                         {"slow_factor", p.slowFactor}}},
+                       {"workers_per_rank", cfg.workers},
+                       {"comm_cost_us", cfg.commCostUs},
+                       {"last_task_end_s", job.lastTaskEnd - job.startTime},
+                       {"termination_s", job.endTime - job.lastTaskEnd},
+                       {"trace_nodes", job.trace->totalNodes()},
+                       {"trace_tasks", job.total},
+                       {"trace_cpu_s", 1e-9 * static_cast<double>(job.trace->totalCpuNs())}};
+  return out;
+}
+
+}  // namespace
+
+SimOutcome simulate(sg4::Engine& engine, const SimConfig& cfg, const trace::Trace& trace, const SimConfig* corunCfg,
+                    const trace::Trace* corunTrace) {
+  Running main = start(cfg, trace);
+  Running other;
+  if (corunCfg && corunTrace) other = start(*corunCfg, *corunTrace);
+  engine.run();
+  SimOutcome out;
+  out.job = report(main);
+  if (other.job) out.corun = report(other);
+  return out;
+}
+
+}  // namespace jackdaw::sim

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Checks jackdaw-sim against the traces it replays.
+
+  check_sim.py SIM TRACE replay        every policy x board x 1, 2, 4 ranks (2 workers each): the
+                                       replay visits exactly the trace's nodes in exactly its tasks
+                                       (the totals the recording app wrote in the header)
+  check_sim.py SIM TRACE reproducible  the same seed gives the same run, byte for byte (minus the
+                                       simulator's own wall time and memory); another seed another
+  check_sim.py SIM TRACE contended     --slow-hosts and --corun still replay every node of both jobs
+  check_sim.py SIM - bad_input         a missing / garbage trace, an impossible flag: one message, exit != 0
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+POLICIES = ("random", "performance", "proportional")
+
+
+def run(sim, args, out=None):
+    cmd = [sim] + args + (["--out", out] if out else [])
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    return p, (json.load(open(out)) if out and p.returncode == 0 else None)
+
+
+def header(sim, trace):
+    p = subprocess.run([sim, trace, "--info"], capture_output=True, text=True, timeout=60)
+    if p.returncode != 0:
+        sys.exit(f"--info failed: {p.stderr}")
+    text = p.stdout
+    h = json.loads(text[:text.rindex("}") + 1])
+    return h
+
+
+def replay(sim, trace):
+    h = header(sim, trace)
+    want_nodes, want_tasks = int(h["nodes"]), int(h["tasks"])
+    bad = 0
+    with tempfile.TemporaryDirectory() as d:
+        for policy in POLICIES:
+            for board in ("all", "sample"):
+                for ranks in (1, 2, 4):
+                    out = os.path.join(d, "r.json")
+                    p, j = run(sim, [trace, "--platform", "study", "--hosts", str(ranks), "--workers", "2",
+                                     "--policy", policy, "--board", board, "--seed", "3"], out)
+                    ok = p.returncode == 0 and j["complete"] and j["stats"]["nodes"] == want_nodes and \
+                        j["stats"]["tasks"] == want_tasks and j["distributed"]["totals"]["nodes"] == want_nodes
+                    if ranks == 1 and ok:
+                        ok = j["distributed"]["totals"]["steal_requests"] == 0
+                    print(f"{policy:13s} {board:6s} {ranks} ranks: "
+                          f"{'ok' if ok else 'FAILED'} nodes {j['stats']['nodes'] if j else '-'} / {want_nodes}, "
+                          f"tasks {j['stats']['tasks'] if j else '-'} / {want_tasks}"
+                          f"{'' if p.returncode == 0 else ' exit ' + str(p.returncode) + ': ' + p.stderr.strip()}")
+                    bad += not ok
+    return 1 if bad else 0
+
+
+def strip(j):
+    j = dict(j)
+    j.pop("command", None)
+    sim = dict(j["simulation"])
+    for k in ("simulator_wall_seconds", "simulator_max_rss_mb", "trace"):
+        sim.pop(k, None)
+    j["simulation"] = sim
+    return json.dumps(j, sort_keys=True)
+
+
+def reproducible(sim, trace):
+    bad = 0
+    with tempfile.TemporaryDirectory() as d:
+        for policy in POLICIES:
+            args = [trace, "--platform", "study", "--hosts", "4", "--workers", "2", "--policy", policy]
+            _, a = run(sim, args + ["--seed", "7"], os.path.join(d, "a.json"))
+            _, b = run(sim, args + ["--seed", "7"], os.path.join(d, "b.json"))
+            _, c = run(sim, args + ["--seed", "8"], os.path.join(d, "c.json"))
+            same = a is not None and b is not None and strip(a) == strip(b)
+            differ = c is not None and strip(a) != strip(c)
+            print(f"{policy:13s} seed 7 twice: {'identical' if same else 'DIFFERENT'}; seed 8: "
+                  f"{'differs' if differ else 'IDENTICAL (the seed is ignored?)'}")
+            bad += not same
+            # random draws every victim from the seed: another seed must change something
+            if policy == "random":
+                bad += not differ
+    return 1 if bad else 0
+
+
+def contended(sim, trace):
+    h = header(sim, trace)
+    want = int(h["nodes"])
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "r.json")
+        p, j = run(sim, [trace, "--platform", "study", "--hosts", "4", "--workers", "3", "--slow-hosts", "0,2",
+                         "--slowdown", "3", "--corun", trace], out)
+        if p.returncode != 0:
+            print(p.stdout, p.stderr)
+            return 1
+        ok = j["stats"]["nodes"] == want and j["corun"]["stats"]["nodes"] == want and j["corun"]["complete"]
+        p2, alone = run(sim, [trace, "--platform", "study", "--hosts", "4", "--workers", "3"], os.path.join(d, "a.json"))
+        slower = alone is not None and j["seconds"] > alone["seconds"]
+        print(f"contended: nodes {j['stats']['nodes']} and {j['corun']['stats']['nodes']} of {want} each; "
+              f"makespan {j['seconds']:.6f} s vs {alone['seconds'] if alone else float('nan'):.6f} s alone")
+        return 0 if ok and slower else 1
+
+
+def bad_input(sim):
+    bad = 0
+    with tempfile.TemporaryDirectory() as d:
+        garbage = os.path.join(d, "garbage.jdtrace")
+        with open(garbage, "wb") as f:
+            f.write(b"this is not a trace\n" * 10)
+        cases = [([os.path.join(d, "missing.jdtrace")], "missing.jdtrace"),
+                 ([garbage], "not a Jackdaw trace"),
+                 ([garbage, "--policy", "nosuch"], "nosuch"),
+                 ([garbage, "--hosts", "0"], "--hosts")]
+        for args, expect in cases:
+            p = subprocess.run([sim] + args, capture_output=True, text=True, timeout=60)
+            msg = (p.stderr + p.stdout).strip()
+            ok = p.returncode != 0 and expect in msg and len(msg.splitlines()) <= 3
+            print(f"{' '.join(args[1:]) or os.path.basename(args[0])}: exit {p.returncode}: {msg.splitlines()[:1]} "
+                  f"{'ok' if ok else 'FAILED'}")
+            bad += not ok
+    return 1 if bad else 0
+
+
+def main():
+    sim, trace, what = sys.argv[1:4]
+    return {"replay": lambda: replay(sim, trace), "reproducible": lambda: reproducible(sim, trace),
+            "contended": lambda: contended(sim, trace), "bad_input": lambda: bad_input(sim)}[what]()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

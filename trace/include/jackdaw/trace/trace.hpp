@@ -1,0 +1,61 @@
+// A search's task tree as a file: what `--trace FILE` records and `jackdaw-sim` replays.
+//
+// One record per task, indexed by its id (0, 1, 2, ... in creation order): its parent, how far
+// into the parent's run it was spawned, the nodes it visited and the CPU time that took, its depth
+// and its size on the wire. With the header (the run's options and calibration) that is enough to
+// replay the search on any number of simulated workers: a task runs for its CPU time and releases
+// each child at its spawn point. For enumeration under depth_bounded and budget the tree does not
+// depend on scheduling, so a trace recorded on one machine is the tree every run walks.
+//
+//   jackdaw::trace::Trace t = jackdaw::trace::read("ns.jdtrace");
+//   for (std::size_t id = 0; id < t.tasks.size(); ++id) use(t.tasks[id].parent, t.tasks[id].nodes);
+//
+// File: gzip (zlib) of "JDTRACE1", the header as JSON text (u32 length first), the task count and
+// the records as LEB128 varints. See docs/simulation.md.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace jackdaw::trace {
+
+inline constexpr std::uint64_t kNoParent = std::numeric_limits<std::uint64_t>::max();
+
+struct TaskRecord {
+  std::uint64_t parent = kNoParent;  // a seed task (pushed before any task ran) has none
+  std::uint64_t afterNodes = 0;      // nodes the parent had visited in this task when it spawned this one
+  std::uint64_t nodes = 0;           // nodes this task visited
+  std::uint64_t cpuNs = 0;           // its worker's CPU time for them (thread CPU clock)
+  std::uint32_t depth = 0;           // depth of its root node
+  std::uint32_t bytes = 0;           // its size serialised for a steal
+};
+
+struct Trace {
+  // What was run and how it was measured: "app", "command", "skeleton", "kind", "workers",
+  // "exact", "notes", "cpu_model", "ns_per_node", ... (docs/simulation.md lists them).
+  nlohmann::json header = nlohmann::json::object();
+  std::vector<TaskRecord> tasks;  // tasks[id]
+
+  std::uint64_t totalNodes() const;
+  std::uint64_t totalCpuNs() const;
+  // Children of each task in spawn order (by afterNodes, then id).
+  std::vector<std::vector<std::uint64_t>> children() const;
+};
+
+// A file that cannot be read or is not a well-formed trace: the message says which and why.
+struct TraceError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Throws TraceError.
+void write(const std::string& path, const Trace& t);
+// Throws TraceError; checks every record (parents before children, spawn points inside the
+// parent's run).
+Trace read(const std::string& path);
+
+}  // namespace jackdaw::trace
