@@ -11,6 +11,13 @@
                       as in the 2023 dissertation
       Writes DIR/runs.tsv (one line per run) and per run DIR/runs/<id>/{stdout,stderr,stats.json,command}.
 
+  campaign.py simulate --out DIR --sim PATH --trace FILE [--ranks 5,10,15,20] [--policies ...] [--reps 10]
+                  [--modes isolated,slow,simultaneous] [--jobs N] [-- SIM-ARGS...]
+      The same grid on a simulated cluster: jackdaw-sim replays FILE (an app's --trace) with one rank per
+      simulated host (SIM-ARGS: --platform, --workers, ...), seed = --seed + rep. slow = --slow-hosts;
+      simultaneous = a second job (--corun) of the next policy in the list on the same hosts. Writes the
+      same DIR/runs.tsv and stats.json files as run, so report reads both alike.
+
   campaign.py report DIR
       Reads DIR/runs.tsv and the stats files; writes DIR/table.md, DIR/table.csv, PNG plots in DIR/plots/
       (runtime_vs_ranks, runtime_spread, per_rank, speedup) and DIR/report.html: one self-contained page
@@ -137,6 +144,64 @@ def cmd_run(args):
                             r = start_run(args, out, f"{n:04d}", mode, ranks, p, rep)
                             failures += finish_run(r, args.timeout, writer, manifest) != 0
     print(f"[campaign] done: {n} runs, {failures} failed; manifest {path}")
+    return 1 if failures else 0
+
+
+# ------------------------------------------------------------------------------------------ simulate
+def cmd_simulate(args):
+    if not os.path.exists(args.sim):
+        sys.exit(f"campaign simulate: simulator '{args.sim}' not found")
+    if not os.path.exists(args.trace):
+        sys.exit(f"campaign simulate: trace '{args.trace}' not found")
+    extra = args.sim_args[1:] if args.sim_args[:1] == ["--"] else args.sim_args
+    out = args.out
+    os.makedirs(out, exist_ok=True)
+    path = os.path.join(out, "runs.tsv")
+    fresh = not os.path.exists(path)
+    policies = args.policies.split(",")
+    todo, n = [], 0
+    for mode in args.modes.split(","):
+        for ranks in [int(r) for r in args.ranks.split(",")]:
+            slow = [r for r in args.slow_ranks.split(",") if int(r) < ranks]
+            if mode == "slow" and not slow:
+                continue
+            for rep in range(args.reps):
+                for i, p in enumerate(policies):
+                    n += 1
+                    run_id = f"{n:04d}"
+                    rdir = os.path.join(out, "runs", run_id)
+                    cmd = [args.sim, args.trace, "--hosts", str(ranks), "--policy", p, "--seed", str(args.seed + rep),
+                           "--out", os.path.join(rdir, "stats.json")] + extra
+                    if mode == "slow":
+                        cmd += ["--slow-hosts", ",".join(slow), "--slowdown", str(args.slowdown)]
+                    if mode == "simultaneous":
+                        cmd += ["--corun", args.trace, "--corun-policy", policies[(i + 1) % len(policies)]]
+                    todo.append((rdir, cmd, {"id": run_id, "mode": mode, "ranks": ranks, "threads": "sim",
+                                             "policy": p, "rep": rep}))
+    failures = 0
+    with open(path, "a", newline="") as manifest:
+        writer = csv.DictWriter(manifest, MANIFEST_FIELDS, delimiter="\t")
+        if fresh:
+            writer.writeheader()
+        running = []
+        for rdir, cmd, row in todo:
+            os.makedirs(rdir, exist_ok=True)
+            with open(os.path.join(rdir, "command"), "w") as f:
+                f.write(shlex.join(cmd) + "\n")
+            while len(running) >= args.jobs:
+                done = [r for r in running if r["proc"].poll() is not None]
+                for r in done:
+                    failures += finish_run(r, args.timeout, writer, manifest) != 0
+                    running.remove(r)
+                if not done:
+                    time.sleep(0.05)
+            stdout = open(os.path.join(rdir, "stdout"), "w")
+            stderr = open(os.path.join(rdir, "stderr"), "w")
+            running.append({"proc": subprocess.Popen(cmd, stdout=stdout, stderr=stderr), "t0": time.monotonic(),
+                            "files": (stdout, stderr), "cmd": cmd, "dir": rdir, "row": row})
+        for r in running:
+            failures += finish_run(r, args.timeout, writer, manifest) != 0
+    print(f"[campaign] done: {n} simulated runs, {failures} failed; manifest {path}")
     return 1 if failures else 0
 
 
@@ -643,10 +708,24 @@ def main():
     r.add_argument("--order", choices=["rotate", "fixed"], default="rotate",
                    help="rotate: repetition k starts with the k-th policy; fixed: the same order every time")
     r.add_argument("app", nargs=argparse.REMAINDER)
+    s = sub.add_parser("simulate", help="the same grid on a simulated cluster (jackdaw-sim)")
+    s.add_argument("--out", required=True)
+    s.add_argument("--sim", required=True, help="the jackdaw-sim program")
+    s.add_argument("--trace", required=True, help="a trace recorded with an app's --trace")
+    s.add_argument("--ranks", default="5,10,15,20", help="simulated hosts, one rank each")
+    s.add_argument("--policies", default="random,performance")
+    s.add_argument("--reps", type=int, default=10, help="seeds per configuration")
+    s.add_argument("--modes", default="isolated,slow,simultaneous")
+    s.add_argument("--slow-ranks", default="1")
+    s.add_argument("--slowdown", type=float, default=3.0)
+    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="simulations at once")
+    s.add_argument("--timeout", type=float, default=3600)
+    s.add_argument("sim_args", nargs=argparse.REMAINDER)
     p = sub.add_parser("report", help="tables and plots from a campaign folder")
     p.add_argument("dir")
     args = ap.parse_args()
-    return cmd_run(args) if args.cmd == "run" else cmd_report(args)
+    return {"run": cmd_run, "simulate": cmd_simulate, "report": cmd_report}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -70,6 +70,8 @@ int main(int argc, char** argv) {
   app.add_option("--slow-hosts", slowHosts, "Hosts whose cores are --slowdown times slower (comma-separated)")->delimiter(',');
   app.add_option("--slowdown", slowdown, "Factor for --slow-hosts")->capture_default_str()->check(CLI::Range(1.0, 1e6));
   app.add_option("--corun", corunPath, "A second trace run at the same time on the same hosts (contended mode)")->check(CLI::ExistingFile);
+  std::string corunPolicy;
+  app.add_option("--corun-policy", corunPolicy, "The co-running job's victim policy (default: --policy)")->check(CLI::IsMember(registry.names()));
   app.add_option("--comm-cost-us", cfg.commCostUs, "CPU a comm actor spends per message it handles (µs)")->capture_default_str()->check(CLI::Range(0.0, 1e6));
   app.add_option("--out", out, "Write the run as JSON (the shape of an app's --stats) to this file");
   CLI11_PARSE(app, argc, argv);
@@ -115,11 +117,16 @@ int main(int argc, char** argv) {
   xbt_log_control_set("root.thres:critical");
   simgrid::s4u::Engine::set_config("contexts/stack-size:128");
   simgrid::s4u::Engine::set_config("contexts/guard-size:0");
+  // The presets state latencies as MPI sees them; SimGrid's default TCP model (LV08) would multiply
+  // them by 13 (its fitted latency factor). CM02 is the plain max-min flow model: a message takes
+  // the route's latency plus its size over the bottleneck bandwidth shared with other flows.
+  simgrid::s4u::Engine::set_config("network/model:CM02");
   jackdaw::sim::buildPlatform(p);
   const auto wall0 = std::chrono::steady_clock::now();
   jackdaw::sim::SimOutcome res;
   jackdaw::sim::SimConfig corunCfg = cfg;
   corunCfg.label = "corun";
+  if (!corunPolicy.empty()) corunCfg.policy = corunPolicy;
   try {
     res = jackdaw::sim::simulate(engine, cfg, trace, corunPath.empty() ? nullptr : &corunCfg, corunPath.empty() ? nullptr : &corun);
   } catch (const std::exception& e) {
