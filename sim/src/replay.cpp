@@ -118,6 +118,7 @@ struct Rank {
   std::unique_ptr<comm::VictimPolicy> policy;
   std::uint64_t workMsgsSent = 0, workMsgsRecv = 0;
   std::uint64_t boardMessages = 0, boardBytes = 0;
+  double firstTaskAt = -1;  // when a worker of this rank first started a task (ramp-up)
 
   std::size_t stealable() const { return comm::stealableCount(pool.size(), idle); }
   bool needsWork() const { return idle > 0 && pool.size() == 0; }
@@ -255,6 +256,7 @@ void worker(Job& job, Rank& r, int w) {
     while (r.pool.size() == 0 && !job.done) r.workAvailable->wait(lock);
     if (job.done) return;
     const std::uint64_t id = r.pool.popDeepest();
+    if (r.firstTaskAt < 0) r.firstTaskAt = nowS();
     --r.idle;
     ++r.running;
     account.startWork(nowUs());
@@ -629,6 +631,16 @@ nlohmann::json report(Running& run) {
                            {"board_bytes", boardBytes},
                            {"comm", commTotals}};
   const auto& cfg = job.cfg;
+  // What grows with P: ramp-up (the last rank to get its first task) and the board's share of a
+  // host link (its busiest rank's board bytes over the run against the link's bandwidth).
+  std::vector<double> firsts;
+  double boardShare = 0;
+  for (auto& r : job.ranks) {
+    firsts.push_back(r->firstTaskAt < 0 ? seconds : r->firstTaskAt - job.startTime);
+    if (seconds > 0)
+      boardShare = std::max(boardShare, static_cast<double>(r->boardBytes) * 8 / seconds / (cfg.platform.linkGbps * 1e9));
+  }
+  std::sort(firsts.begin(), firsts.end());
   std::uint64_t tasksRun = 0;
   for (auto& r : job.ranks) tasksRun += r->finished;
   nlohmann::json out;
@@ -661,6 +673,8 @@ nlohmann::json report(Running& run) {
                        {"workers_per_rank", cfg.workers},
                        {"comm_cost_us", cfg.commCostUs},
                        {"last_task_end_s", job.lastTaskEnd - job.startTime},
+                       {"ramp_up_s", {{"median", firsts[firsts.size() / 2]}, {"last", firsts.back()}}},
+                       {"board_link_share_max", boardShare},
                        {"termination_s", job.endTime - job.lastTaskEnd},
                        {"trace_nodes", job.trace->totalNodes()},
                        {"trace_tasks", job.total},

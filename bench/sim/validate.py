@@ -1,0 +1,144 @@
+#!/usr/bin/python3
+"""Validation of jackdaw-sim against real runs on this machine (docs/simulation.md, "Validation").
+
+  validate.py --sim build/sim/jackdaw-sim --out DIR [--reps 10] [--ranks 1,2,4] [--workers 1,2]
+              [--policies random,performance] [--loopback-latency-us X] [--comm-cost-us Y] TRACE...
+
+For every trace (recorded by an app's --trace: the header holds the app's command) and every
+ranks x workers x policy: REPS real runs of that command under mpirun, alternating the policies
+(A B A B ...), and REPS simulations of the same trace on the "local" platform (one host with this
+machine's cores, ranks talking through shared memory) with seeds 1..REPS. Writes DIR/validation.md
+(median makespan real vs simulated and the prediction error, steals and idle % side by side) and
+DIR/validation.json with every run.
+"""
+import argparse
+import json
+import os
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+
+
+def trace_header(sim, trace):
+    p = subprocess.run([sim, trace, "--info"], capture_output=True, text=True, check=True)
+    return json.loads(p.stdout[:p.stdout.rindex("}") + 1])
+
+
+def app_command(header):
+    """The recorded app command without what only the recording needed."""
+    cmd = header["command"]
+    cmd = shlex.split(cmd) if isinstance(cmd, str) else list(cmd)
+    out, skip = [], False
+    for a in cmd:
+        if skip:
+            skip = False
+            continue
+        if a in ("--trace", "--threads", "--stats", "--policy", "--seed", "--timeline"):
+            skip = True
+            continue
+        if a.startswith(("--trace=", "--threads=", "--stats=", "--policy=", "--seed=")):
+            continue
+        out.append(a)
+    return out
+
+
+def real_run(cmd, ranks, workers, policy, seed, tmp):
+    stats = os.path.join(tmp, "stats.json")
+    mpi = ["mpirun", "--oversubscribe", "-n", str(ranks)]
+    if os.geteuid() == 0:
+        mpi.insert(1, "--allow-run-as-root")
+    full = mpi + cmd + ["--threads", str(workers), "--policy", policy, "--seed", str(seed), "--stats", stats]
+    p = subprocess.run(full, capture_output=True, text=True, timeout=1800)
+    if p.returncode != 0:
+        sys.exit(f"validate: real run failed: {shlex.join(full)}\n{p.stderr}")
+    return summary(json.load(open(stats)))
+
+
+def sim_run(sim, trace, ranks, workers, policy, seed, extra, tmp):
+    out = os.path.join(tmp, "sim.json")
+    cmd = [sim, trace, "--platform", "local", "--ranks", str(ranks), "--workers", str(workers), "--policy", policy,
+           "--seed", str(seed), "--out", out] + extra
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
+    if p.returncode != 0:
+        sys.exit(f"validate: simulation failed: {shlex.join(cmd)}\n{p.stderr}")
+    return summary(json.load(open(out)))
+
+
+def summary(doc):
+    dist = doc.get("distributed", {})
+    tot = dist.get("totals", {})
+    busy, idle = tot.get("busy_us", 0.0), tot.get("idle_us", 0.0)
+    if not dist:  # one rank: the workers' own accounts
+        busy = sum(w.get("busy_us", 0.0) for w in doc.get("workers", []))
+        idle = sum(w.get("idle_us", 0.0) for w in doc.get("workers", []))
+    return {"seconds": doc["seconds"], "nodes": doc["stats"]["nodes"], "steals": tot.get("steal_requests", 0),
+            "failed": tot.get("steals_failed", 0), "idle_pct": 100.0 * idle / (busy + idle) if busy + idle else 0.0}
+
+
+def med(rows, key):
+    return statistics.median(r[key] for r in rows)
+
+
+def spread(rows, key):
+    v = [r[key] for r in rows]
+    return (max(v) - min(v)) / statistics.median(v) * 100 if statistics.median(v) else 0.0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sim", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--reps", type=int, default=10)
+    ap.add_argument("--ranks", default="1,2,4")
+    ap.add_argument("--workers", default="1,2")
+    ap.add_argument("--policies", default="random,performance")
+    ap.add_argument("--loopback-latency-us", type=float, default=None)
+    ap.add_argument("--comm-cost-us", type=float, default=None)
+    ap.add_argument("traces", nargs="+")
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    extra = []
+    if a.loopback_latency_us is not None:
+        extra += ["--loopback-latency-us", str(a.loopback_latency_us)]
+    if a.comm_cost_us is not None:
+        extra += ["--comm-cost-us", str(a.comm_cost_us)]
+    policies = a.policies.split(",")
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for trace in a.traces:
+            h = trace_header(a.sim, trace)
+            cmd = app_command(h)
+            for ranks in [int(x) for x in a.ranks.split(",")]:
+                for workers in [int(x) for x in a.workers.split(",")]:
+                    pols = policies if ranks > 1 else policies[:1]
+                    real = {p: [] for p in pols}
+                    for rep in range(a.reps):
+                        for p in pols:  # alternating: A B A B ...
+                            real[p].append(real_run(cmd, ranks, workers, p, rep + 1, tmp))
+                    for p in pols:
+                        sims = [sim_run(a.sim, trace, ranks, workers, p, rep + 1, extra, tmp) for rep in range(a.reps)]
+                        row = {"trace": os.path.basename(trace), "app": h.get("app"), "ranks": ranks,
+                               "workers": workers, "policy": p, "real": real[p], "sim": sims}
+                        results.append(row)
+                        r, s = med(real[p], "seconds"), med(sims, "seconds")
+                        print(f"{row['trace']} {ranks}x{workers} {p}: real {r:.3f} s, sim {s:.3f} s, "
+                              f"error {100 * (s - r) / r:+.1f} %", flush=True)
+    json.dump(results, open(os.path.join(a.out, "validation.json"), "w"), indent=1)
+    lines = ["| trace | ranks x workers | policy | real median s (spread %) | simulated median s (spread %) | "
+             "error % | real steals | sim steals | real failed | sim failed | real idle % | sim idle % |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for row in results:
+        r, s = row["real"], row["sim"]
+        err = 100 * (med(s, "seconds") - med(r, "seconds")) / med(r, "seconds")
+        lines.append(f"| {row['trace']} | {row['ranks']} x {row['workers']} | {row['policy']} | "
+                     f"{med(r, 'seconds'):.3f} ({spread(r, 'seconds'):.0f}) | {med(s, 'seconds'):.3f} ({spread(s, 'seconds'):.0f}) | "
+                     f"{err:+.1f} | {med(r, 'steals'):.0f} | {med(s, 'steals'):.0f} | {med(r, 'failed'):.0f} | "
+                     f"{med(s, 'failed'):.0f} | {med(r, 'idle_pct'):.1f} | {med(s, 'idle_pct'):.1f} |")
+    open(os.path.join(a.out, "validation.md"), "w").write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
