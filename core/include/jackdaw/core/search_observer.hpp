@@ -15,11 +15,19 @@
 // To poll outside state from the workers themselves (a driver's doorbell, say), override
 // pulseEvery() and pulse(): each worker then calls pulse() about every pulseEvery() nodes it
 // visits. With no observer asking for a pulse, the cost per node is one untaken branch.
+//
+// To record the task tree (--trace), override wantsTaskTree() to return true: every task then
+// carries a span with its id and its thread CPU time, and each new task is told with taskSpawned()
+// (its parent, the parent's nodes before the spawn, its depth and, if the driver installed a
+// sizer, its size on the wire). With no observer asking for the tree, the engine reads no CPU
+// clock and makes no spawn call.
 #pragma once
 
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <ctime>
+#include <limits>
 
 #include "jackdaw/core/stop.hpp"
 
@@ -32,7 +40,29 @@ struct TaskSpan {
   std::chrono::steady_clock::time_point start;   // when the body began
   double seconds = 0;                            // how long the body ran
   std::uint64_t nodes = 0;                       // the nodes it visited
+  std::uint64_t id = 0;                          // the task's id (tasks are numbered 0, 1, 2, ... as created on this rank)
+  std::uint64_t cpuNs = 0;                       // the worker's thread CPU time for the body (0 unless wantsTaskTree())
 };
+
+// No parent: a seed task, pushed outside any task (the skeleton's root, a resumed search's tasks).
+inline constexpr std::uint64_t kNoParentTask = std::numeric_limits<std::uint64_t>::max();
+
+// A task was created (wantsTaskTree() observers only).
+struct TaskSpawn {
+  std::uint64_t id = 0;                 // the new task's id
+  std::uint64_t parent = kNoParentTask; // the id of the task that ran the push, if any
+  std::uint64_t afterNodes = 0;         // nodes the parent had visited in this task before the push
+  int depth = 0;                        // the depth of the new task's root node
+  int worker = -1;                      // the worker that pushed it (-1: not on a worker)
+  std::uint32_t bytes = 0;              // its size as a steal would send it (0: no sizer installed)
+};
+
+// The calling thread's CPU time in nanoseconds (CLOCK_THREAD_CPUTIME_ID).
+inline std::uint64_t threadCpuNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000u + static_cast<std::uint64_t>(ts.tv_nsec);
+}
 
 class SearchObserver {
  public:
@@ -56,6 +86,12 @@ class SearchObserver {
   // observer asks for a shorter period), from several workers at once. It runs in the search's
   // hot path, so it must be cheap: a relaxed load, not a lock or a system call.
   virtual void pulse() {}
+  // True: this observer records the task tree (taskSpawned, TaskSpan::id and cpuNs). Read once,
+  // when the observer is attached.
+  virtual bool wantsTaskTree() const { return false; }
+  // A task was created (pushed into the pool), from the pushing thread, before any worker can run
+  // it. Only for observers whose wantsTaskTree() is true.
+  virtual void taskSpawned(const TaskSpawn& /*spawn*/) {}
 };
 
 }  // namespace jackdaw

@@ -109,6 +109,8 @@ class Launch {
   typename Search::Result operator()(Search& s, Seed&& seed) const {
     using Result = typename Search::Result;
     using Saved = SavedWork<Result, typename Search::TaskT>;
+    // An observer records the task tree (--trace): it gets each task's size as a steal sends it.
+    if (s.wantsTaskTree()) s.setTaskSizer([](const typename Search::TaskT& t) { return taskWireBytes(t); });
     // On resume every rank starts from its saved records instead of the seed.
     const bool resume = cp_ && cp_->resume;
     Saved start;

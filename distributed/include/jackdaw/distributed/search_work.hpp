@@ -15,6 +15,25 @@
 
 namespace jackdaw::distributed {
 
+// One task as a steal moves it between ranks (both directions): its node, depth and priority. The
+// id stays behind: ids are per rank.
+template <class Archive, class TaskT>
+void transferTask(Archive& ar, TaskT& t) {
+  ar(t.node, t.depth, t.priority);
+}
+
+// A task's size in the wire format, as giveAway() would write it (the answer's 4-byte count aside):
+// the sizer a driver installs into a search whose observer records the task tree.
+template <class TaskT>
+std::uint32_t taskWireBytes(const TaskT& t) {
+  std::vector<std::byte> out;
+  {
+    comm::wire::Writer w(out);
+    transferTask(w, const_cast<TaskT&>(t));  // a writer only reads
+  }
+  return static_cast<std::uint32_t>(out.size());
+}
+
 template <class Search>
 class SearchWork final : public comm::LocalWork {
  public:
@@ -54,7 +73,7 @@ class SearchWork final : public comm::LocalWork {
     while (count < want) {
       auto t = s_.stealShallowest();
       if (!t) break;
-      w(t->node, t->depth, t->priority);
+      transferTask(w, *t);
       ++count;
     }
     return count;
@@ -64,7 +83,7 @@ class SearchWork final : public comm::LocalWork {
     comm::wire::Reader r(bytes);
     for (std::uint32_t i = 0; i < count; ++i) {
       TaskT t;
-      r(t.node, t.depth, t.priority);
+      transferTask(r, t);
       s_.inject(std::move(t));
     }
   }

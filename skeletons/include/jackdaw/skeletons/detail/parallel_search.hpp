@@ -20,6 +20,8 @@
 //   pool().size(), runtime().idleWorkers(), runtime().runningTasks(), runtime().meanWorkRate()
 //   observe(SearchObserver*)                 events: pool ran dry, stop, better incumbent, …, and
 //                                            a pulse every few visited nodes (pulseEvery())
+//   wantsTaskTree(), setTaskSizer(f)         an observer records the task tree: f(task) gives
+//                                            each spawned task's size on the wire (a driver's)
 //   runtime().hold() before run(), runtime().release() when it decides the search is over.
 //   keepUnexplored() before run(), takeUnexplored() after it: the work an interruption cut short
 //   (for a checkpoint), and pushAll(tasks) as the seed to continue it.
@@ -52,6 +54,7 @@ struct Task {
   Node node;
   int depth = 0;
   std::uint64_t priority = 0;  // PriorityPool only: smaller runs first
+  std::uint64_t id = 0;        // set by push(): 0, 1, 2, ... in creation order on this rank (not sent on the wire)
 };
 
 template <SearchModel M, SearchKind K, class Pool>
@@ -68,9 +71,15 @@ class ParallelSearch {
     NodeRules<M, K> rules;
     std::vector<std::pair<Node, int>> kept;  // unexplored work, when keepUnexplored() is on
     std::uint64_t largestTask = 0;           // the most nodes one task visited on this worker
+    // The task running on this worker and its node count when it began (kept only while an
+    // observer records the task tree: the parent and spawn point of what it pushes).
+    std::uint64_t runningTask = kNoParentTask;
+    std::uint64_t runningFrom = 0;
   };
   // Runs one task on the calling worker's slot.
   using Body = std::function<void(Slot&, TaskT&&)>;
+  // A task's size on the wire (installed by a distributed driver; the engine knows no encoding).
+  using Sizer = std::function<std::uint32_t(const TaskT&)>;
 
   ParallelSearch(const typename T::Space& space, const typename T::Params& params, StopFlag& stop,
                  const RuntimeOptions& ro)
@@ -101,19 +110,26 @@ class ParallelSearch {
       pulsed_.push_back({o, every});
       applyPulse();
     }
+    if (o->wantsTaskTree()) tree_.push_back(o);
   }
   void forget(SearchObserver* o) {
     std::erase(observers_, o);
+    std::erase(tree_, o);
     if (observers_.empty()) incumbent_.setListener(nullptr);
     if (std::erase_if(pulsed_, [o](const auto& p) { return p.first == o; }) > 0) applyPulse();
   }
+  // Some attached observer records the task tree (a driver then installs a sizer).
+  bool wantsTaskTree() const { return !tree_.empty(); }
+  // While no task runs: how spawned tasks are sized for the tree's observers (none: size 0).
+  void setTaskSizer(Sizer f) { sizer_ = std::move(f); }
   // How every task is run; set before the first task can arrive (before run(), or before a
   // driver injects).
   void setBody(Body body) { body_ = std::move(body); }
 
   // From a worker: a new task, and a token that will run it (or a sibling) on some worker.
   void push(TaskT t) {
-    created_.fetch_add(1, std::memory_order_relaxed);
+    t.id = created_.fetch_add(1, std::memory_order_relaxed);
+    if (!tree_.empty()) noteSpawn(t);
     remoteHunger_.store(false, std::memory_order_relaxed);
     pool_.push(std::move(t));
     rt_.spawn([this] { token(); });
@@ -122,7 +138,11 @@ class ParallelSearch {
   // From a worker: many tasks into the pool first, then their tokens (so a priority pool sees
   // them all before any is taken).
   void pushAll(std::vector<TaskT>&& ts) {
-    created_.fetch_add(ts.size(), std::memory_order_relaxed);
+    std::uint64_t id = created_.fetch_add(ts.size(), std::memory_order_relaxed);
+    for (auto& t : ts) {
+      t.id = id++;
+      if (!tree_.empty()) noteSpawn(t);
+    }
     for (auto& t : ts) pool_.push(std::move(t));
     for (std::size_t i = 0; i < ts.size(); ++i) rt_.spawn([this] { token(); });
     for (SearchObserver* o : observers_) o->tasksCreated(ts.size());
@@ -236,21 +256,36 @@ class ParallelSearch {
     std::optional<TaskT> t = pool_.pop();
     if (!t) return;
     const bool observed = !observers_.empty();  // with nobody listening: no clock reads, no calls
+    const bool tree = !tree_.empty();            // only a tree recorder asks for the CPU clock
+    Slot* running = nullptr;
     try {
       WorkerRuntime::TaskScope scope(rt_);
       TaskSpan span;
-      if (observed) span = {scope.worker(), t->depth, std::chrono::steady_clock::now(), 0.0, 0};
+      std::uint64_t cpu0 = 0;
+      if (observed) span = {scope.worker(), t->depth, std::chrono::steady_clock::now(), 0.0, 0, t->id, 0};
       Slot& slot = *slots_[static_cast<std::size_t>(scope.worker())];
       const std::uint64_t before = slot.rules.stats.nodes;
+      if (tree) {
+        running = &slot;
+        slot.runningTask = t->id;
+        slot.runningFrom = before;
+        cpu0 = threadCpuNs();
+      }
       body_(slot, std::move(*t));
       const std::uint64_t nodes = slot.rules.stats.nodes - before;
       slot.largestTask = std::max(slot.largestTask, nodes);
       if (observed) {
+        if (tree) {
+          span.cpuNs = threadCpuNs() - cpu0;
+          slot.runningTask = kNoParentTask;
+          running = nullptr;
+        }
         span.nodes = nodes;
         span.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - span.start).count();
         for (SearchObserver* o : observers_) o->taskFinished(span);
       }
     } catch (...) {
+      if (running) running->runningTask = kNoParentTask;
       fail(std::current_exception());  // the task ends here, and counts as finished below
     }
     // A stop this task caused (a solution, a failure) is told before the task counts as
@@ -261,6 +296,21 @@ class ParallelSearch {
     finished_.fetch_add(1, std::memory_order_acq_rel);
     if (observed && pool_.size() == 0)
       for (SearchObserver* o : observers_) o->poolRanDry();
+  }
+
+  // A new task, told to the tree's observers: its parent is the task running on this worker, if any.
+  void noteSpawn(const TaskT& t) {
+    TaskSpawn e;
+    e.id = t.id;
+    e.depth = t.depth;
+    e.worker = rt_.currentWorker();
+    if (e.worker >= 0) {
+      const Slot& slot = *slots_[static_cast<std::size_t>(e.worker)];
+      e.parent = slot.runningTask;
+      if (e.parent != kNoParentTask) e.afterNodes = slot.rules.stats.nodes - slot.runningFrom;
+    }
+    if (sizer_) e.bytes = sizer_(t);
+    for (SearchObserver* o : tree_) o->taskSpawned(e);
   }
 
   // Every worker pulses at the shortest period any attached observer asked for (none: no pulse,
@@ -295,6 +345,8 @@ class ParallelSearch {
   Body body_;
   std::vector<SearchObserver*> observers_;
   std::vector<std::pair<SearchObserver*, unsigned>> pulsed_;  // those wanting a pulse, with their period
+  std::vector<SearchObserver*> tree_;  // those recording the task tree
+  Sizer sizer_;
   alignas(64) std::atomic<std::uint64_t> created_{0};
   alignas(64) std::atomic<std::uint64_t> finished_{0};
   std::atomic<bool> remoteHunger_{false};
