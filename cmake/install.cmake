@@ -13,16 +13,18 @@ add_library(Jackdaw::jackdaw ALIAS jackdaw)
 target_link_libraries(jackdaw INTERFACE jackdaw_app jackdaw_distributed jackdaw_search jackdaw_comm jackdaw_core)
 
 # Installed under the same names as in the tree: Jackdaw::search, Jackdaw::distributed, …
-foreach(_t core search comm distributed app)
+# (comm_core: comm's MPI-free half, policies and their registry; trace: the --trace file format.)
+foreach(_t core search comm comm_core distributed app trace)
   set_target_properties(jackdaw_${_t} PROPERTIES EXPORT_NAME ${_t})
 endforeach()
 
-install(TARGETS jackdaw jackdaw_app jackdaw_distributed jackdaw_search jackdaw_comm jackdaw_core
+install(TARGETS jackdaw jackdaw_app jackdaw_distributed jackdaw_search jackdaw_comm jackdaw_comm_core jackdaw_core
+                jackdaw_trace
   EXPORT JackdawTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-foreach(_inc core/include skeletons/include comm/include distributed/include apps/common/include)
+foreach(_inc core/include skeletons/include comm/include distributed/include apps/common/include trace/include)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${_inc}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 endforeach()
 

@@ -11,6 +11,7 @@ PACKAGES=(
   libcli11-dev libspdlog-dev libfmt-dev nlohmann-json3-dev libcereal-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-matplotlib
+  zlib1g-dev libsimgrid-dev
 )
 
 missing=()

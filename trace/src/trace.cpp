@@ -51,7 +51,14 @@ class Input {
   bool atEnd() {
     if (pos_ < len_) return false;
     const int n = gzread(f_, buf_, sizeof buf_);
-    if (n <= 0) return true;
+    if (n <= 0) {
+      // The end of the data, but is it the stream's? A file cut inside the gzip trailer (its CRC
+      // and length) still yields every record: zlib says "unexpected end of file" only here.
+      int err = Z_OK;
+      const char* msg = gzerror(f_, &err);
+      if (err != Z_OK && err != Z_STREAM_END) fail(std::string("corrupt: ") + msg);
+      return true;
+    }
     pos_ = 0;
     len_ = static_cast<std::size_t>(n);
     return false;
