@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "jackdaw/app/report.hpp"
+#include "jackdaw/app/trace_file.hpp"
 
 namespace jackdaw::app {
 
@@ -30,6 +31,7 @@ int finish(AppContext& ctx, const SearchStats& stats, double seconds, StopReason
   }
   doc["result"] = answer.result;
   if (isReporter(ctx)) std::cout << answer.text << summaryText(stats, seconds, stop) << std::flush;
+  if (ctx.trace) ctx.trace->write(ctx, answer.result, stats, seconds, stop);
   writeStats(ctx, doc);
   const bool complete = stop == StopReason::None || stop == StopReason::Found;
   return answer.exitCode.value_or(complete ? kSuccess : kPartial);

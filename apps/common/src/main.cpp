@@ -12,6 +12,7 @@
 #include "jackdaw/app/report.hpp"
 #include "jackdaw/app/run.hpp"
 #include "jackdaw/app/signals.hpp"
+#include "jackdaw/app/trace_file.hpp"
 #include "jackdaw/comm/failure.hpp"
 #include "jackdaw/comm/runtime.hpp"
 #include "jackdaw/core/errors.hpp"
@@ -112,8 +113,13 @@ int runMain(int argc, char** argv, const std::string& name, const std::string& d
   });
   try {
     validate(ctx.opts);
+    // --trace: one rank, a writable FILE, checked before any input is read or searched.
+    if (!ctx.opts.traceFile.empty()) ctx.trace = std::make_shared<TraceRecorder>(ctx);
     if (!ctx.opts.checkpointDir.empty() || !ctx.opts.resumeDir.empty()) ctx.identity = searchIdentity(name, appOptions(cli, common));
     const int code = body(ctx);
+    // An app that ended without finish(): the trace of its last search, without its answer.
+    if (ctx.trace && !ctx.trace->written() && ctx.lastRun.ran)
+      ctx.trace->write(ctx, nullptr, ctx.lastRun.stats, ctx.lastRun.seconds, ctx.lastRun.stop);
     // --stats is never silently dropped: the common part of the document, if the app wrote none.
     if (!ctx.statsWritten && !ctx.opts.statsFile.empty()) {
       nlohmann::json doc = ctx.lastRun.ran

@@ -85,6 +85,11 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
       ->capture_default_str()
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 32))
       ->group("Timeline");
+  app.add_option("--trace", o.traceFile,
+                 "Record the task tree of the run to this file (for jackdaw-sim): every task's parent, spawn point, "
+                 "nodes, CPU time, depth and size on the wire, with the run's options in a JSON header. One rank only; "
+                 "branch and bound is searched twice (the second run, with the optimum as its bound, is recorded)")
+      ->group("Trace");
   app.add_option("--test-comm-delay-us", o.testCommDelayUs, "TEST ONLY: random comm-thread delays up to N us")
       ->group("");
   app.add_option("--test-fail-rank", o.testFailRank, "TEST ONLY: this rank fails as if its input were unreadable")
@@ -126,6 +131,10 @@ void validate(const CommonOptions& o) {
   if (!parallel && !o.resumeDir.empty())
     throw InputError("--resume needs a parallel --skeleton (e.g. --skeleton budget --threads 1 for one worker)");
   if (o.checkpointEvery > 0 && o.checkpointDir.empty()) throw InputError("--checkpoint-every needs --checkpoint DIR");
+  if (!o.traceFile.empty() && !o.resumeDir.empty())
+    throw InputError("--trace records a whole search from its root; it cannot follow --resume");
+  if (!o.traceFile.empty() && o.checkpointEvery > 0)
+    throw InputError("--trace records one uninterrupted search; it cannot be paused by --checkpoint-every");
 }
 
 std::vector<int> parseRankList(const std::string& list, int size) {

@@ -10,6 +10,10 @@
 // --checkpoint DIR saves the work an interruption cuts short (and, with --checkpoint-every S, the
 // search pauses every S seconds to save it, then goes on); --resume DIR continues a saved search
 // on any number of ranks. See checkpoint.hpp for the folder.
+//
+// --trace FILE records the search's task tree (trace_file.hpp). Enumeration and decision: the
+// search itself. Branch and bound: the search runs first as usual (its answer is the one printed),
+// then again with its optimum as the initial bound, and that second run is recorded.
 #pragma once
 
 #include <algorithm>
@@ -27,11 +31,13 @@
 #include "jackdaw/app/report.hpp"
 #include "jackdaw/app/slow_rank.hpp"
 #include "jackdaw/app/timeline_file.hpp"
+#include "jackdaw/app/trace_file.hpp"
 #include "jackdaw/comm/session.hpp"
 #include "jackdaw/core/errors.hpp"
 #include "jackdaw/core/result.hpp"
 #include "jackdaw/distributed/launch.hpp"
 #include "jackdaw/distributed/model_check.hpp"
+#include "jackdaw/distributed/search_work.hpp"
 #include "jackdaw/distributed/solve.hpp"
 #include "jackdaw/skeletons/table.hpp"
 
@@ -109,6 +115,70 @@ class CheckpointLegs {
 };
 
 namespace detail {
+template <SearchKind K>
+constexpr const char* kindName() {
+  return isEnumeration<K> ? "enumeration" : isOptimisation<K> ? "optimisation" : "decision";
+}
+
+// What the trace recorder is told about a search it recorded.
+template <SearchModel M, SearchKind K>
+TraceRecorder::Search tracedSearch(const AppContext& ctx, const SearchResult<M, K>& r,
+                                   const std::vector<WorkerReport>& reports) {
+  TraceRecorder::Search t;
+  t.kind = kindName<K>();
+  t.parallel = skeletons::isParallel(ctx.opts.skeleton);
+  t.workers = t.parallel ? std::max(1, static_cast<int>(reports.size())) : 1;
+  t.wallSeconds = r.seconds;
+  t.stop = r.stop;
+  t.nodes = r.stats.nodes;
+  t.tasksRun = t.parallel ? 0 : 1;
+  for (const auto& w : reports) t.tasksRun += w.tasks;
+  return t;
+}
+
+// A sequential search is one task: the root, its CPU time the calling thread's (seq runs there).
+template <SearchModel M>
+std::uint32_t rootWireBytes(const typename M::Node& root) {
+  return distributed::taskWireBytes(jackdaw::detail::Task<typename M::Node>{root, 0, 0, 0});
+}
+
+// Branch and bound under --trace: the search again, with the optimum `answered` found as its
+// initial bound, recorded (the tree then no longer depends on when the incumbent improves).
+template <SearchModel M, SearchKind K, class Table>
+void recordBoundRun(AppContext& ctx, TraceRecorder& trace, const typename M::Space& space, const typename M::Node& root,
+                    typename SearchTypes<M, K>::Params params, const SearchResult<M, K>& answered) {
+  std::vector<std::string> notes;
+  nlohmann::json extra = nlohmann::json::object();
+  extra["answered_run"] = {{"nodes", answered.stats.nodes}, {"seconds", answered.seconds}};
+  if (answered.objective && answered.complete()) {
+    params.initialBound = *answered.objective;
+    extra["initial_bound"] = *answered.objective;
+    notes.push_back(
+        "Branch and bound: recorded in a second run given the optimum (" + nlohmann::json(*answered.objective).dump() +
+        ") as its initial bound, so the tree does not depend on when the incumbent improves. It leaves out the nodes a "
+        "real run explores before it finds the optimum: a real run visits at least as many (the answered run visited " +
+        std::to_string(answered.stats.nodes) + ").");
+  } else {
+    notes.push_back("Branch and bound: the first run found no optimum to give the recorded run as its bound; the "
+                    "recorded run searched as the first did.");
+  }
+  const bool parallel = skeletons::isParallel(ctx.opts.skeleton);
+  std::vector<WorkerReport> reports;
+  trace.clear();
+  SolveOptions so;
+  so.skeleton = ctx.opts.skeleton;
+  so.settings = skeletonSettings(ctx, &reports, parallel ? std::vector<SearchObserver*>{&trace} : std::vector<SearchObserver*>{});
+  so.session = sessionConfig(ctx);
+  so.stop = &ctx.stop;
+  const std::uint64_t cpu0 = threadCpuNs();
+  auto r = solve<M, K, Table>(space, root, params, so);
+  if (!parallel) trace.sequentialTask(r.stats.nodes, threadCpuNs() - cpu0, rootWireBytes<M>(root));
+  auto t = tracedSearch<M, K>(ctx, r, reports);
+  t.notes = std::move(notes);
+  t.extra = std::move(extra);
+  trace.searched(std::move(t));
+}
+
 template <SearchModel M, SearchKind K, class Table>
 SearchResult<M, K> runChecked(AppContext& ctx, const typename M::Space& space, typename M::Node root,
                               const typename SearchTypes<M, K>::Params& params) {
@@ -132,6 +202,9 @@ SearchResult<M, K> runChecked(AppContext& ctx, const typename M::Space& space, t
   std::vector<WorkerReport> reports;
   const auto slow = slowRankFor(ctx);
   std::vector<SearchObserver*> observers;
+  // --trace: the search itself is recorded, except branch and bound's (recordBoundRun, below).
+  TraceRecorder* const trace = isOptimisation<K> ? nullptr : ctx.trace.get();
+  if (trace) observers.push_back(trace);
   if (slow) observers.push_back(slow.get());
   if (timeline.on()) observers.push_back(timeline.observer());  // last: a task's span includes the slow-down
   const skeletons::Settings settings = skeletonSettings(ctx, &reports, observers);
@@ -151,7 +224,14 @@ SearchResult<M, K> runChecked(AppContext& ctx, const typename M::Space& space, t
     so.checkpointing = legs.checkpointing();
     legs.startLeg();
     const auto start = RunTimeline::Clock::now();
+    const std::uint64_t cpu0 = trace ? threadCpuNs() : 0;
     auto r = solve<M, K, Table>(space, root, params, so);
+    if constexpr (!isOptimisation<K>) {
+      if (trace) {
+        if (!skeletons::isParallel(o.skeleton)) trace->sequentialTask(r.stats.nodes, threadCpuNs() - cpu0, rootWireBytes<M>(root));
+        trace->searched(tracedSearch<M, K>(ctx, r, reports));
+      }
+    }
     timeline.search(start, RunTimeline::Clock::now(), std::max<int>(1, static_cast<int>(reports.size())),
                     !reports.empty(), r.stats.nodes);
     if (!reports.empty()) addWorkerReports(ctx, reports);
@@ -167,6 +247,8 @@ SearchResult<M, K> runChecked(AppContext& ctx, const typename M::Space& space, t
     if (!again) {
       grain.report(ctx, r.stats.nodes);
       timeline.write();
+      if constexpr (isOptimisation<K>)
+        if (ctx.trace) recordBoundRun<M, K, Table>(ctx, *ctx.trace, space, root, params, r);
       r.seconds = legs.seconds();
       ctx.lastRun = {true, r.stats, r.seconds, r.stop};
       return r;

@@ -1,0 +1,92 @@
+// --trace FILE: records the task tree of one search through the engine's SearchObserver hooks
+// (taskSpawned, taskFinished with the task's id and thread CPU time) and writes it with
+// jackdaw::trace::write (trace/): one record per task (parent, spawn point, nodes, CPU ns, depth,
+// bytes on the wire) and a JSON header (app, command, skeleton and its grain options, kind,
+// workers, exact, notes, cpu_model, ns_per_node, nodes, tasks, wall_seconds, answer, recorded_at).
+// docs/simulation.md says what each field means and when a trace is exact.
+//
+//   ctx.trace = std::make_shared<TraceRecorder>(ctx);   // runMain: checks ranks and FILE now
+//   observers.push_back(ctx.trace.get());                // runSearch: the recorded search
+//   ctx.trace->searched({...});                          // after it
+//   ctx.trace->write(ctx, answer.result, ...);           // finish(): FILE
+//
+// Records come from every worker at once: each worker appends to its own shard (a mutex each,
+// uncontended), and write() puts them in id order.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "jackdaw/app/main.hpp"
+#include "jackdaw/core/search_observer.hpp"
+#include "jackdaw/core/stats.hpp"
+#include "jackdaw/core/stop.hpp"
+
+namespace jackdaw::app {
+
+class TraceRecorder final : public SearchObserver {
+ public:
+  // What the recorded search was, told by runSearch after it ran.
+  struct Search {
+    std::string kind;                // enumeration | optimisation | decision
+    bool parallel = true;            // false: seq, one task (sequentialTask)
+    int workers = 1;
+    double wallSeconds = 0;          // the recorded search's own time
+    StopReason stop = StopReason::None;
+    std::uint64_t nodes = 0;         // its node count (SearchStats)
+    std::uint64_t tasksRun = 0;      // tasks its workers ran (--stats "workers"[].tasks summed)
+    std::vector<std::string> notes;  // what the caller knows that limits the trace
+    nlohmann::json extra = nlohmann::json::object();  // more header fields (e.g. initial_bound)
+  };
+
+  // Throws InputError when the trace cannot be recorded: more than one rank, or FILE cannot be
+  // written (checked now, before any search). --resume and --checkpoint-every are refused by
+  // validate().
+  explicit TraceRecorder(const AppContext& ctx);
+
+  bool wantsTaskTree() const override { return true; }
+  void taskSpawned(const TaskSpawn& s) override;
+  void taskFinished(const TaskSpan& s) override;
+
+  // Forget every record (before the search to record).
+  void clear();
+  // A sequential search: one task, the root, with its nodes, CPU time and size on the wire.
+  void sequentialTask(std::uint64_t nodes, std::uint64_t cpuNs, std::uint32_t bytes);
+  void searched(Search s);
+
+  // Writes FILE (rank 0). `answer` is the app's result (--stats "result"); printed/seconds/stop are
+  // those of the run the app printed, used only if no search was recorded through runSearch (an
+  // app that ran its sequential search itself: one task, its CPU time the main thread's).
+  // Throws trace::TraceError if the file cannot be written.
+  void write(const AppContext& ctx, const nlohmann::json& answer, const SearchStats& printed, double seconds,
+             StopReason stop);
+  bool written() const { return written_; }
+
+ private:
+  struct Finished {
+    std::uint64_t id, nodes, cpuNs;
+  };
+  struct alignas(64) Shard {
+    std::mutex m;
+    std::vector<TaskSpawn> spawns;
+    std::vector<Finished> finished;
+  };
+  Shard& shard(int worker) { return shards_[static_cast<std::size_t>(worker + 1) % shards_.size()]; }
+
+  std::string file_;
+  std::uint64_t mainCpuAtStart_ = 0;
+  std::array<Shard, 16> shards_;
+  std::optional<Search> search_;
+  bool written_ = false;
+};
+
+// The first "model name" in /proc/cpuinfo ("unknown" if there is none).
+std::string cpuModelName();
+
+}  // namespace jackdaw::app

@@ -1,0 +1,181 @@
+// trace/: write + read round trip, and read's one message for a file that is not a trace
+// (truncated, wrong magic bytes, garbage, a record that breaks the tree).
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "jackdaw/trace/trace.hpp"
+
+namespace {
+
+using jackdaw::trace::kNoParent;
+using jackdaw::trace::Trace;
+using jackdaw::trace::TraceError;
+
+std::string scratch(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / ("jackdaw_trace_test_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  return (dir / name).string();
+}
+
+Trace sample(std::size_t n) {
+  Trace t;
+  t.header = {{"app", "test"}, {"kind", "enumeration"}, {"exact", true}, {"nodes", 0}};
+  t.tasks.push_back({kNoParent, 0, 5, 1234, 0, 28});
+  for (std::size_t i = 1; i < n; ++i) {
+    const std::uint64_t parent = (i - 1) / 3;  // every task has up to three children
+    t.tasks.push_back({parent, i % 6, 6 + i * 977, (std::uint64_t{1} << 40) + i, static_cast<std::uint32_t>(i % 50),
+                       static_cast<std::uint32_t>(20 + i % 300)});
+  }
+  return t;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(f), {}};
+}
+
+void spit(const std::string& path, const std::string& bytes) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  f << bytes;
+}
+
+// The file's uncompressed content, gzipped again as given.
+void gzipTo(const std::string& path, const std::string& raw) {
+  gzFile f = gzopen(path.c_str(), "wb");
+  ASSERT_NE(f, nullptr);
+  if (!raw.empty()) ASSERT_EQ(gzwrite(f, raw.data(), static_cast<unsigned>(raw.size())), static_cast<int>(raw.size()));
+  gzclose(f);
+}
+
+std::string gunzip(const std::string& path) {
+  gzFile f = gzopen(path.c_str(), "rb");
+  std::string out;
+  char buf[4096];
+  int n;
+  while ((n = gzread(f, buf, sizeof buf)) > 0) out.append(buf, static_cast<std::size_t>(n));
+  gzclose(f);
+  return out;
+}
+
+std::string readError(const std::string& path) {
+  try {
+    (void)jackdaw::trace::read(path);
+  } catch (const TraceError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(TraceFormat, RoundTrip) {
+  const Trace t = sample(20000);
+  const std::string path = scratch("round.jdtrace");
+  jackdaw::trace::write(path, t);
+  const Trace back = jackdaw::trace::read(path);
+  EXPECT_EQ(back.header, t.header);
+  ASSERT_EQ(back.tasks.size(), t.tasks.size());
+  for (std::size_t i = 0; i < t.tasks.size(); ++i) {
+    const auto &a = t.tasks[i], &b = back.tasks[i];
+    ASSERT_EQ(a.parent, b.parent) << i;
+    ASSERT_EQ(a.afterNodes, b.afterNodes) << i;
+    ASSERT_EQ(a.nodes, b.nodes) << i;
+    ASSERT_EQ(a.cpuNs, b.cpuNs) << i;
+    ASSERT_EQ(a.depth, b.depth) << i;
+    ASSERT_EQ(a.bytes, b.bytes) << i;
+  }
+  EXPECT_EQ(back.totalNodes(), t.totalNodes());
+  EXPECT_EQ(back.totalCpuNs(), t.totalCpuNs());
+  const auto kids = back.children();
+  EXPECT_EQ(kids[0], (std::vector<std::uint64_t>{1, 2, 3}));
+}
+
+TEST(TraceFormat, EmptyAndExtremeValues) {
+  Trace t;
+  const std::string path = scratch("empty.jdtrace");
+  jackdaw::trace::write(path, t);
+  EXPECT_TRUE(jackdaw::trace::read(path).tasks.empty());
+  t.tasks.push_back({kNoParent, 0, UINT64_MAX, UINT64_MAX, UINT32_MAX, UINT32_MAX});
+  jackdaw::trace::write(path, t);
+  const Trace back = jackdaw::trace::read(path);
+  ASSERT_EQ(back.tasks.size(), 1u);
+  EXPECT_EQ(back.tasks[0].nodes, UINT64_MAX);
+  EXPECT_EQ(back.tasks[0].depth, UINT32_MAX);
+}
+
+TEST(TraceFormat, TruncatedFile) {
+  const std::string path = scratch("whole.jdtrace"), cut = scratch("cut.jdtrace");
+  jackdaw::trace::write(path, sample(5000));
+  const std::string bytes = slurp(path);
+  // Cut inside the compressed stream, and just before the gzip trailer (CRC and length).
+  for (std::size_t keep : {bytes.size() / 2, bytes.size() - 4}) {
+    spit(cut, bytes.substr(0, keep));
+    const std::string e = readError(cut);
+    EXPECT_NE(e.find(cut + ": not a Jackdaw trace ("), std::string::npos) << keep << ": " << e;
+  }
+  // A whole gzip stream whose content stops in the middle of the records.
+  const std::string raw = gunzip(path);
+  gzipTo(cut, raw.substr(0, raw.size() - 7));
+  EXPECT_EQ(readError(cut), cut + ": not a Jackdaw trace (it ends early)");
+  // ... or in the header.
+  gzipTo(cut, raw.substr(0, 20));
+  EXPECT_EQ(readError(cut), cut + ": not a Jackdaw trace (it ends early)");
+}
+
+TEST(TraceFormat, WrongMagic) {
+  const std::string path = scratch("magic.jdtrace");
+  jackdaw::trace::write(path, sample(10));
+  std::string raw = gunzip(path);
+  raw[7] = '2';
+  gzipTo(path, raw);
+  EXPECT_EQ(readError(path), path + ": not a Jackdaw trace (wrong magic bytes)");
+}
+
+TEST(TraceFormat, Garbage) {
+  const std::string path = scratch("garbage.jdtrace");
+  spit(path, "this is a text file, not a trace at all\n");
+  EXPECT_EQ(readError(path), path + ": not a Jackdaw trace (wrong magic bytes)");
+  spit(path, "abc");
+  EXPECT_EQ(readError(path), path + ": not a Jackdaw trace (it ends early)");
+  spit(path, "");
+  EXPECT_EQ(readError(path), path + ": not a Jackdaw trace (it ends early)");
+  // A gzip header followed by noise.
+  spit(path, std::string("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 10) + std::string(200, '\x5a'));
+  EXPECT_EQ(readError(path).rfind(path + ": not a Jackdaw trace (", 0), 0u) << readError(path);
+  // Trailing bytes after the last record.
+  jackdaw::trace::write(path, sample(10));
+  gzipTo(path, gunzip(path) + "x");
+  EXPECT_EQ(readError(path), path + ": not a Jackdaw trace (trailing bytes after the last task)");
+  // A header that is not JSON.
+  std::string raw = gunzip(path);
+  raw[12] = '#';
+  gzipTo(path, raw);
+  EXPECT_EQ(readError(path), path + ": not a Jackdaw trace (the header is not a JSON object)");
+}
+
+TEST(TraceFormat, BrokenTree) {
+  const std::string path = scratch("tree.jdtrace");
+  Trace t = sample(10);
+  t.tasks[4].parent = 7;  // after it
+  jackdaw::trace::write(path, t);
+  EXPECT_EQ(readError(path), path + ": not a Jackdaw trace (task 4 has a parent recorded after it)");
+  t = sample(10);
+  t.tasks[5].afterNodes = t.tasks[t.tasks[5].parent].nodes + 1;
+  jackdaw::trace::write(path, t);
+  EXPECT_EQ(readError(path), path + ": not a Jackdaw trace (task 5 was spawned after its parent's last node)");
+}
+
+TEST(TraceFormat, MissingAndUnwritable) {
+  EXPECT_EQ(readError("/nonexistent/x.jdtrace"), "/nonexistent/x.jdtrace: cannot open this file");
+  try {
+    jackdaw::trace::write("/nonexistent/x.jdtrace", sample(3));
+    FAIL() << "no error";
+  } catch (const TraceError& e) {
+    EXPECT_EQ(std::string(e.what()), "/nonexistent/x.jdtrace: cannot write this file");
+  }
+}
+
+}  // namespace
