@@ -1,5 +1,6 @@
-// Maximum clique as a Jackdaw search model: MCSa-style bitset branch and bound
-// (Tomita's greedy-colouring bound, as in Prosser 2012, "Exact Algorithms for Maximum Clique").
+// Maximum clique as a Jackdaw search model: bitset branch and bound with a greedy-colouring bound
+// (MCSa/BBMC), Tomita's re-colouring ("Re-NUMBER", MCS) and a degeneracy initial order.
+// docs/maxclique.md explains the choices and cites the papers.
 //
 //   #include "jackdaw/maxclique/model.hpp"      // link jackdaw_maxclique
 //   auto g = jackdaw::maxclique::readDimacs(path);
@@ -8,18 +9,28 @@
 //   auto r = jackdaw::seq::search<M, jackdaw::Optimisation>(space, M::root(space), {});
 //   *r.objective == omega; M::originalVertices(space, *r.best) lists the clique (0-based, file order)
 //
-// Search order: vertices are renumbered by non-increasing degree. A node is a clique C and its
-// candidates P (vertices adjacent to all of C). Its generator colours P greedily; a vertex of
+// Search order: vertices are renumbered in degeneracy order (the last has the smallest degree, the
+// one before it the smallest once the last is gone, ...). A node is a clique C and its candidates P
+// (vertices adjacent to all of C). Its generator colours P greedily, class by class; a vertex of
 // colour k can extend C by at most k vertices from P, so the child C+v has bound |C| + colour(v).
 // Children come in reverse colour order, so bounds never increase along siblings: once one fails,
 // the rest fail too (pruneLevel).
+//
+// Re-colouring: with `best` the largest clique found so far, children of colour <= kmin = best - |C|
+// are pruned; only vertices coloured above kmin are branched on. Such a vertex v is moved below
+// instead when it has a single neighbour w in some class k1 < kmin and w fits a class k2 in
+// (k1, kmin]: one branch fewer. Vertices that stay at or below kmin all get the bound |C| + kmin
+// (they are cut at the first). The generator learns `best` from Space::largestSeen; any value keeps
+// every bound valid, a low one only re-colours less.
 #pragma once
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <numeric>
 #include <vector>
 
@@ -38,6 +49,10 @@ struct MaxClique {
     int n = 0;
     std::vector<Set> adj;       // adjacency, in search order
     std::vector<int> original;  // search index -> vertex of the file (0-based)
+    // The largest clique any generator has expanded (root() resets it). Every expanded node was
+    // visited first, so this never exceeds the incumbent: a hint the search itself cannot pass to
+    // a generator. Shared by the workers of a rank (copies of the Space share it too).
+    std::shared_ptr<std::atomic<int>> largestSeen = std::make_shared<std::atomic<int>>(0);
   };
 
   struct Node {
@@ -55,50 +70,159 @@ struct MaxClique {
     std::size_t numChildren = 0;
 
     Generator(const Space& space, const Node& parent) : space_(space), parent_(parent), left_(parent.candidates) {
-      colour();
-      numChildren = next_ = count_;
+      std::atomic<int>& seen = *space.largestSeen;
+      int best = seen.load(std::memory_order_relaxed);
+      while (parent.size > best && !seen.compare_exchange_weak(best, parent.size, std::memory_order_relaxed)) {
+      }
+      colour(std::max(best, parent.size) - parent.size);
+      numChildren = next_ = lowCount_ + count_;
     }
 
     Node next() {
       const std::size_t k = --next_;  // highest colour first
-      const std::size_t v = order_[k];
-      Node c{parent_.clique, left_ & space_.adj[v], parent_.size + 1, parent_.size + colour_[k]};
+      std::size_t v;
+      int col;
+      if (k >= lowCount_) {
+        v = order_[k - lowCount_];
+        col = colour_[k - lowCount_];
+      } else {  // colour <= kmin: the engine cuts it (its incumbent is at least `best`)
+        v = low_.first();
+        low_.reset(v);
+        col = lowTop_;
+      }
+      Node c{parent_.clique, left_ & space_.adj[v], parent_.size + 1, parent_.size + col};
       c.clique.set(v);
       left_.reset(v);  // later siblings must not use v: the subtree of C+v covered it
       return c;
     }
 
    private:
-    // Greedy colouring of P: each class repeatedly takes the lowest uncoloured vertex and drops
-    // its neighbours. Vertices are recorded in the order they were coloured.
-    void colour() {
+    using Word = typename Set::Word;
+
+    // Colour classes 1..kmin as vertex lists, needed only while colouring, so one scratch per
+    // thread: row k holds class k, n entries wide ((kmin + 1) * n uint16 in all).
+    struct Classes {
+      std::vector<std::uint16_t> data, size;
+      std::size_t stride = 0;
+      void fit(int rows, std::size_t n) {
+        if (stride != n) stride = n, size.clear();
+        const auto r = static_cast<std::size_t>(rows);
+        if (size.size() < r) size.resize(r), data.resize(r * stride);
+      }
+      std::uint16_t* row(int k) { return data.data() + static_cast<std::size_t>(k) * stride; }
+    };
+    static Classes& scratch() {
+      thread_local Classes c;
+      return c;
+    }
+
+    // Greedy colouring: each class repeatedly takes the lowest uncoloured vertex and drops its
+    // neighbours. Classes 1..kmin go to `cls`; above kmin, vertices are recorded in the order they
+    // were coloured, unless reNumber moves them down. The current word stays in a register (`q`
+    // is read again only when the sweep reaches its next word).
+    void colour(int kmin) {
+      Classes& cls = scratch();
+      cls.fit(kmin + 1, static_cast<std::size_t>(space_.n));
       Set uncoloured = parent_.candidates;
-      std::uint16_t col = 0;
+      bool renumbering = kmin > 1;
+      int col = 0;
       std::size_t low = 0;  // words below `low` of `uncoloured` are empty
       while (true) {
         while (low < Words && uncoloured.word(low) == 0) ++low;
         if (low == Words) break;
         ++col;
         Set q = uncoloured;
-        for (std::size_t w = low; w < Words; ++w) {
-          while (q.word(w) != 0) {
-            const std::size_t v = w * 64 + static_cast<std::size_t>(std::countr_zero(q.word(w)));
-            q.andNot(space_.adj[v]);  // full width: a fixed trip count unrolls; measured faster than skipping low words
-            q.reset(v);
-            uncoloured.reset(v);
-            order_[count_] = static_cast<std::uint16_t>(v);
-            colour_[count_] = col;
-            ++count_;
+        if (col <= kmin) {
+          std::uint16_t* members = cls.row(col);
+          std::size_t m = 0;
+          for (std::size_t w = low; w < Words; ++w) {
+            Word cur = q.word(w), taken = 0;
+            while (cur != 0) {
+              const Word b = cur & (~cur + 1);
+              const std::size_t v = w * 64 + static_cast<std::size_t>(std::countr_zero(cur));
+              members[m++] = static_cast<std::uint16_t>(v);
+              taken |= b;
+              q.andNot(space_.adj[v]);  // full width: a fixed trip count unrolls
+              cur = (cur ^ b) & ~space_.adj[v].word(w);
+            }
+            uncoloured.word(w) &= ~taken;
           }
+          cls.size[col] = static_cast<std::uint16_t>(m);
+          lowCount_ += m;
+          continue;
+        }
+        if (col == kmin + 1) low_ = parent_.candidates, low_.andNot(uncoloured);
+        const std::size_t recorded = count_;
+        for (std::size_t w = low; w < Words; ++w) {
+          Word cur = q.word(w), taken = 0;
+          while (cur != 0) {
+            const Word b = cur & (~cur + 1);
+            const std::size_t v = w * 64 + static_cast<std::size_t>(std::countr_zero(cur));
+            taken |= b;
+            cur ^= b;
+            if (renumbering) {
+              if (reNumber(cls, v, kmin)) {
+                low_.set(v), ++lowCount_;
+                continue;
+              }
+              // v stays above kmin, so this node branches anyway; trying the vertices after it
+              // costs more than the branches it saves (measured: bench/results/maxclique_bound.md).
+              renumbering = false;
+            }
+            order_[count_] = static_cast<std::uint16_t>(v);
+            colour_[count_++] = static_cast<std::uint16_t>(col);
+            q.andNot(space_.adj[v]);
+            cur &= ~space_.adj[v].word(w);
+          }
+          uncoloured.word(w) &= ~taken;
+        }
+        if (count_ == recorded) --col;  // every vertex moved down: no new class
+      }
+      if (col <= kmin) low_ = parent_.candidates;  // nothing above kmin
+      lowTop_ = std::min(col, kmin);
+    }
+
+    // Re-NUMBER (Tomita et al. 2010): v, about to be coloured above kmin, joins a class k1 < kmin
+    // where it has no neighbour, or exactly one, w, that can move to a class k2 in (k1, kmin].
+    bool reNumber(Classes& cls, std::size_t v, int kmin) {
+      const Set& nv = space_.adj[v];
+      for (int k1 = 1; k1 < kmin; ++k1) {
+        std::uint16_t* c1 = cls.row(k1);
+        const std::size_t n1 = cls.size[k1];
+        std::size_t hit = n1, i = 0;
+        for (; i < n1; ++i)
+          if (nv.test(c1[i])) {
+            if (hit != n1) break;  // two neighbours
+            hit = i;
+          }
+        if (i < n1) continue;
+        if (hit == n1) {
+          c1[cls.size[k1]++] = static_cast<std::uint16_t>(v);
+          return true;
+        }
+        const Set& nw = space_.adj[c1[hit]];
+        for (int k2 = k1 + 1; k2 <= kmin; ++k2) {
+          std::uint16_t* c2 = cls.row(k2);
+          const std::size_t n2 = cls.size[k2];
+          std::size_t j = 0;
+          while (j < n2 && !nw.test(c2[j])) ++j;
+          if (j < n2) continue;
+          c2[cls.size[k2]++] = c1[hit];
+          c1[hit] = static_cast<std::uint16_t>(v);
+          return true;
         }
       }
+      return false;
     }
 
     const Space& space_;
     const Node& parent_;  // the skeleton keeps the parent alive while we live
     Set left_;            // P minus the vertices already branched on
-    std::size_t count_ = 0, next_ = 0;
-    // Left uninitialised on purpose: only the first count_ entries are ever read.
+    Set low_{};           // vertices coloured 1..kmin (after re-colouring)
+    int lowTop_ = 0;      // their bound: the highest of those colours
+    std::size_t count_ = 0, next_ = 0, lowCount_ = 0;
+    // Vertices coloured above kmin, in colouring order. Left uninitialised on purpose: only the
+    // first count_ entries are ever read.
     std::array<std::uint16_t, maxVertices> order_;
     std::array<std::uint16_t, maxVertices> colour_;
   };
@@ -106,19 +230,32 @@ struct MaxClique {
   static int bound(const Space&, const Node& n) { return n.bound; }
   static constexpr bool pruneLevel = true;
 
-  // Renumbers by non-increasing degree (ties: file order) and builds the adjacency bitsets.
+  // Renumbers in degeneracy order (Matula and Beck 1983; the initial order of MCS and BBMC):
+  // repeatedly the vertex of smallest degree among those left goes last (ties: smaller degree in
+  // g, then earlier in the file). Builds the adjacency bitsets. O(n^2).
   // The caller picks Words so that g.n <= maxVertices (dispatch.hpp does).
   static Space makeSpace(const DimacsGraph& g) {
-    std::vector<int> degree(static_cast<std::size_t>(g.n), 0);
-    for (auto [u, v] : g.edges) ++degree[u], ++degree[v];
+    const auto n = static_cast<std::size_t>(g.n);
+    std::vector<int> degree(n, 0);
+    std::vector<std::vector<int>> neighbours(n);
+    for (auto [u, v] : g.edges) ++degree[u], ++degree[v], neighbours[u].push_back(v), neighbours[v].push_back(u);
     Space s;
     s.n = g.n;
-    s.original.resize(static_cast<std::size_t>(g.n));
-    std::iota(s.original.begin(), s.original.end(), 0);
-    std::stable_sort(s.original.begin(), s.original.end(), [&](int a, int b) { return degree[a] > degree[b]; });
-    std::vector<int> position(static_cast<std::size_t>(g.n));
-    for (int i = 0; i < g.n; ++i) position[s.original[i]] = i;
-    s.adj.assign(static_cast<std::size_t>(g.n), Set{});
+    s.original.resize(n);
+    std::vector<int> left = degree;  // degree among the vertices not yet placed; -1 once placed
+    for (std::size_t pos = n; pos-- > 0;) {
+      int pick = -1;
+      for (int v = 0; v < g.n; ++v)
+        if (left[v] >= 0 && (pick < 0 || left[v] < left[pick] || (left[v] == left[pick] && degree[v] < degree[pick])))
+          pick = v;
+      s.original[pos] = pick;
+      left[pick] = -1;
+      for (int u : neighbours[pick])
+        if (left[u] > 0) --left[u];
+    }
+    std::vector<int> position(n);
+    for (std::size_t i = 0; i < n; ++i) position[s.original[i]] = static_cast<int>(i);
+    s.adj.assign(n, Set{});
     for (auto [u, v] : g.edges) {
       s.adj[position[u]].set(position[v]);
       s.adj[position[v]].set(position[u]);
@@ -127,6 +264,7 @@ struct MaxClique {
   }
 
   static Node root(const Space& s) {
+    s.largestSeen->store(0, std::memory_order_relaxed);  // a new search: forget earlier ones
     Node r;
     r.candidates.setFirst(static_cast<std::size_t>(s.n));
     r.bound = s.n;
