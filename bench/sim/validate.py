@@ -46,7 +46,9 @@ def app_command(header):
 
 def real_run(cmd, ranks, workers, policy, seed, tmp):
     stats = os.path.join(tmp, "stats.json")
-    mpi = ["mpirun", "--oversubscribe", "-n", str(ranks)]
+    # --bind-to none: Open MPI binds each rank to one core when there are at most two ranks, which
+    # would put a 1-rank x 2-worker run on one core; the simulated host shares its cores among all.
+    mpi = ["mpirun", "--oversubscribe", "--bind-to", "none", "-n", str(ranks)]
     if os.geteuid() == 0:
         mpi.insert(1, "--allow-run-as-root")
     full = mpi + cmd + ["--threads", str(workers), "--policy", policy, "--seed", str(seed), "--stats", stats]
