@@ -193,15 +193,9 @@ void LoadBoard::ring(int victim) {
 }
 
 Candidates LoadBoardView::candidates(int self, int size) {
-  Candidates c = everyOtherRank(self, size);
-  if (board_.pushes()) return c;
-  // k distinct others, uniformly (a partial Fisher–Yates), read at their owners now.
-  const std::size_t k = std::min<std::size_t>(static_cast<std::size_t>(std::max(1, sample_)), c.ranks.size());
-  for (std::size_t i = 0; i < k; ++i) {
-    std::uniform_int_distribution<std::size_t> pick(i, c.ranks.size() - 1);
-    std::swap(c.ranks[i], c.ranks[pick(rng_)]);
-  }
-  c.ranks.resize(k);
+  if (board_.pushes()) return everyOtherRank(self, size);
+  // k distinct others, read at their owners now.
+  Candidates c = sampleOtherRanks(self, size, sample_, rng_);
   refresh(c.ranks);
   c.fresh = true;
   return c;

@@ -185,14 +185,8 @@ class SimBoardView final : public comm::BoardView {
     return fetched_.count(r) ? std::optional(fetched_.at(r)) : std::nullopt;
   }
   comm::Candidates candidates(int self, int size) override {
-    comm::Candidates c = comm::everyOtherRank(self, size);
-    if (pushes()) return c;
-    const std::size_t k = std::min<std::size_t>(static_cast<std::size_t>(std::max(1, job_.cfg.boardSample)), c.ranks.size());
-    for (std::size_t i = 0; i < k; ++i) {
-      std::uniform_int_distribution<std::size_t> pick(i, c.ranks.size() - 1);
-      std::swap(c.ranks[i], c.ranks[pick(rng_)]);
-    }
-    c.ranks.resize(k);
+    if (pushes()) return comm::everyOtherRank(self, size);
+    comm::Candidates c = comm::sampleOtherRanks(self, size, job_.cfg.boardSample, rng_);
     refresh(c.ranks);
     c.fresh = true;
     return c;

@@ -5,7 +5,9 @@
 //   LoadBoardView view(board);  if (auto r = view.read(peer)) use(r->queued);
 #pragma once
 
+#include <algorithm>
 #include <optional>
+#include <random>
 #include <span>
 #include <vector>
 
@@ -23,6 +25,19 @@ inline Candidates everyOtherRank(int self, int size) {
   Candidates c;
   for (int r = 0; r < size; ++r)
     if (r != self) c.ranks.push_back(r);
+  return c;
+}
+
+// The sampled board's choice: k distinct ranks other than `self`, uniformly (a partial
+// Fisher–Yates). The runtime's LoadBoardView and jackdaw-sim's board both draw this way.
+inline Candidates sampleOtherRanks(int self, int size, int k, std::mt19937_64& rng) {
+  Candidates c = everyOtherRank(self, size);
+  const std::size_t n = std::min<std::size_t>(static_cast<std::size_t>(std::max(1, k)), c.ranks.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uniform_int_distribution<std::size_t> pick(i, c.ranks.size() - 1);
+    std::swap(c.ranks[i], c.ranks[pick(rng)]);
+  }
+  c.ranks.resize(n);
   return c;
 }
 
