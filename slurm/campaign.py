@@ -593,16 +593,38 @@ figcaption { font-size: 0.9em; color: #444; max-width: 60em; }
 """
 
 
+# The options run and simulate give each run (each takes one value); the rest is the campaign's.
+PER_RUN_OPTIONS = {"--policy", "--threads", "--seed", "--stats", "--slow-ranks", "--slowdown",
+                   "--hosts", "--out", "--slow-hosts", "--corun", "--corun-policy"}
+
+
 def app_command(runs):
-    """The app and its arguments as the manifest records them, without the per-run arguments."""
+    """The program and its arguments as the manifest records them, without the per-run options
+    (and, under mpirun or srun, without the launcher)."""
     for r in runs:
         try:
             words = shlex.split(r.get("command", ""))
         except ValueError:
             continue
-        if words:
+        if not words:
+            continue
+        if not simulated(runs):
             return shlex.join(words[:words.index("--policy")] if "--policy" in words else words)
+        kept, skip = [], False
+        for w in words:
+            if skip:
+                skip = False
+            elif w in PER_RUN_OPTIONS:
+                skip = True
+            else:
+                kept.append(w)
+        return shlex.join(kept)
     return ""
+
+
+def simulated(runs):
+    """Runs made by `simulate` (jackdaw-sim), whose manifest says "sim" for threads."""
+    return any(str(r.get("threads", "")) == "sim" for r in runs)
 
 
 def write_html(out, rows, runs):
@@ -618,7 +640,10 @@ def write_html(out, rows, runs):
     ended = datetime.datetime.fromtimestamp(os.path.getmtime(os.path.join(out, "runs.tsv")), datetime.timezone.utc)
     meta = [
         ("app command", f"<code>{esc(app_command(runs))}</code> (each run adds --policy, --threads, --seed, "
-                        "--stats; slow runs add --slow-ranks, --slowdown)"),
+                        "--stats; slow runs add --slow-ranks, --slowdown)") if not simulated(runs) else
+        ("simulator command", f"<code>{esc(app_command(runs))}</code> (each run adds --hosts, --policy, --seed, "
+                              "--out; slow runs add --slow-hosts, --slowdown; simultaneous runs add --corun, "
+                              "--corun-policy)"),
         ("runs", esc(f"{len(runs)} ({len(failed)} failed or incomplete, excluded)")),
         ("modes", esc(", ".join(mode_order(r["mode"] for r in runs)))),
         ("policies", esc(", ".join(policy_order(r["policy"] for r in runs)))),

@@ -21,14 +21,6 @@ double decodeDouble(std::int64_t v) noexcept {
   return std::bit_cast<double>(v < 0 ? v ^ std::numeric_limits<std::int64_t>::max() : v);
 }
 
-const char* boardSchemeName(BoardScheme s) noexcept { return s == BoardScheme::All ? "all" : "sample"; }
-
-BoardScheme parseBoardScheme(const std::string& name) {
-  if (name == "all") return BoardScheme::All;
-  if (name == "sample") return BoardScheme::Sample;
-  throw std::invalid_argument("unknown board scheme '" + name + "' (all, sample)");
-}
-
 static std::uint64_t nowNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch()).count();

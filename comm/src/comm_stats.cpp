@@ -95,6 +95,32 @@ nlohmann::json boardSummary(const std::vector<const CommStats*>& ranks) {
           {"doorbell_rings", rings}};
 }
 
+namespace {
+bool isCounterArray(const nlohmann::json& v) {
+  if (!v.is_array() || v.empty()) return false;
+  for (const auto& x : v)
+    if (!x.is_number_unsigned()) return false;
+  return true;
+}
+}  // namespace
+
+void addCounters(nlohmann::json& into, const nlohmann::json& from) {
+  for (const auto& [k, v] : from.items()) {
+    if (v.is_number_unsigned()) {
+      into[k] = into.value(k, std::uint64_t{0}) + v.get<std::uint64_t>();
+    } else if (isCounterArray(v)) {
+      auto& h = into[k];
+      if (h.is_null()) h = nlohmann::json::array();
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        if (i >= h.size()) h.push_back(std::uint64_t{0});
+        h[i] = h[i].get<std::uint64_t>() + v[i].get<std::uint64_t>();
+      }
+    } else if (v.is_number_float() && k.find("mean") == std::string::npos && k.find("final") == std::string::npos) {
+      into[k] = into.value(k, 0.0) + v.get<double>();
+    }
+  }
+}
+
 nlohmann::json herding(const std::vector<const CommStats*>& ranks) {
   std::vector<std::uint64_t> bursts(CommStats::kBurstCells, 0);
   std::map<std::uint32_t, std::map<std::uint32_t, std::uint64_t>> perBin;  // bin -> victim -> choices

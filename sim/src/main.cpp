@@ -63,7 +63,8 @@ int main(int argc, char** argv) {
     app.add_option(p.flag, cfg.policyParams[p.flag], p.help)->capture_default_str()->check(CLI::Range(p.lo, p.hi))->group("Policy constants");
   }
   app.add_option("--seed", cfg.seed, "Seed of the policies' random choices")->capture_default_str();
-  app.add_option("--board", cfg.board, "Board scheme: all (pushed to every rank) or sample (k records read at their owners)")
+  std::string board = "all";
+  app.add_option("--board", board, "Board scheme: all (pushed to every rank) or sample (k records read at their owners)")
       ->capture_default_str()
       ->check(CLI::IsMember({"all", "sample"}));
   app.add_option("--board-sample", cfg.boardSample, "--board sample: records read per choice")->capture_default_str()->check(CLI::Range(1, 1 << 20));
@@ -105,6 +106,7 @@ int main(int argc, char** argv) {
     }
   p.slowHosts = slowHosts;
   p.slowFactor = slowHosts.empty() ? 1.0 : slowdown;
+  cfg.board = jackdaw::comm::parseBoardScheme(board);
   cfg.ranks = ranks ? ranks : p.hosts;
   cfg.workers = workers ? workers : std::max(1, p.cores - 1);
 
@@ -154,7 +156,7 @@ int main(int argc, char** argv) {
   const auto& tot = j["distributed"]["totals"];
   const double busy = tot["busy_us"].get<double>(), idle = tot["idle_us"].get<double>();
   std::printf("platform: %s, %d hosts x %d cores, %d ranks x %d workers, policy %s, board %s, seed %llu\n", p.name.c_str(),
-              p.hosts, p.cores, cfg.ranks, cfg.workers, cfg.policy.c_str(), cfg.board.c_str(),
+              p.hosts, p.cores, cfg.ranks, cfg.workers, cfg.policy.c_str(), board.c_str(),
               static_cast<unsigned long long>(cfg.seed));
   std::printf("makespan: %.6f s (simulated)\nnodes: %llu\ntasks: %llu\nsteals: %llu requests, %llu granted, %llu refused\n"
               "idle: %.1f %%\nboard: %llu messages, %llu bytes\nsimulator: %.2f s wall, %.0f MB max RSS\n",

@@ -116,7 +116,6 @@ struct Rank {
   comm::CommStats stats;
   std::unique_ptr<comm::BoardView> view;
   std::unique_ptr<comm::VictimPolicy> policy;
-  std::uint64_t workMsgsSent = 0, workMsgsRecv = 0;
   std::uint64_t boardMessages = 0, boardBytes = 0;
   double firstTaskAt = -1;  // when a worker of this rank first started a task (ramp-up)
 
@@ -142,21 +141,21 @@ struct Job {
   std::uint64_t total = 0, finished = 0;
   bool done = false;
   double lastTaskEnd = 0, endTime = 0, startTime = 0;
-  std::vector<sg4::Host*> hosts;
 
-  double oneWayS(const Rank& a, const Rank& b, double bytes) const {
+  bool pushes() const { return cfg.board == comm::BoardScheme::All; }
+  // A message's one-way time without contention: on one host the loopback, between hosts two
+  // host links (the board's delivery and the probes use it; steals go through SimGrid's network).
+  double delayS(bool sameHost, double bytes) const {
     const auto& p = cfg.platform;
-    if (a.host == b.host) return p.loopbackLatencyUs * 1e-6 + bytes * 8 / (p.loopbackGbps * 1e9);
-    return 2 * p.linkLatencyUs * 1e-6 + bytes * 8 / (p.linkGbps * 1e9);
+    return sameHost ? p.loopbackLatencyUs * 1e-6 + bytes * 8 / (p.loopbackGbps * 1e9)
+                    : 2 * p.linkLatencyUs * 1e-6 + bytes * 8 / (p.linkGbps * 1e9);
   }
-  // Worst one-way delay of a small message between two ranks of this job.
+  double oneWayS(const Rank& a, const Rank& b, double bytes) const { return delayS(a.host == b.host, bytes); }
+  // The slowest pair of this job's ranks (all on one host, or not).
   double farS(double bytes) const {
-    if (ranks.size() < 2) return 0;
     bool spread = false;
     for (const auto& r : ranks) spread |= r->host != ranks[0]->host;
-    const auto& p = cfg.platform;
-    return spread ? 2 * p.linkLatencyUs * 1e-6 + bytes * 8 / (p.linkGbps * 1e9)
-                  : p.loopbackLatencyUs * 1e-6 + bytes * 8 / (p.loopbackGbps * 1e9);
+    return ranks.size() < 2 ? 0.0 : delayS(!spread, bytes);
   }
 
   void taskDone() {
@@ -181,11 +180,11 @@ class SimBoardView final : public comm::BoardView {
  public:
   SimBoardView(Job& job, Rank& self) : job_(job), self_(self), rng_(job.cfg.seed ^ (0x51ed2705ULL * (self.id + 1))) {}
   std::optional<comm::RankRecord> read(int r) const override {
-    if (pushes()) return job_.board->pushed(r);
+    if (job_.pushes()) return job_.board->pushed(r);
     return fetched_.count(r) ? std::optional(fetched_.at(r)) : std::nullopt;
   }
   comm::Candidates candidates(int self, int size) override {
-    if (pushes()) return comm::everyOtherRank(self, size);
+    if (job_.pushes()) return comm::everyOtherRank(self, size);
     comm::Candidates c = comm::sampleOtherRanks(self, size, job_.cfg.boardSample, rng_);
     refresh(c.ranks);
     c.fresh = true;
@@ -208,7 +207,6 @@ class SimBoardView final : public comm::BoardView {
   }
 
  private:
-  bool pushes() const { return job_.cfg.board != "sample"; }
   Job& job_;
   Rank& self_;
   std::mt19937_64 rng_;
@@ -355,7 +353,6 @@ class CommActor {
     }
     if (count) {
       ++r_.stats.requestsGranted;
-      ++r_.workMsgsSent;
       r_.stats.tasksSent += count;
       r_.stats.bytesSent += static_cast<std::uint64_t>(bytes - kReplyHeader);
     }
@@ -375,7 +372,6 @@ class CommActor {
     r_.stats.stealRoundTripUsTotal += o.roundTripUs;
     if (o.gotWork) {
       ++r_.stats.stealsGranted;
-      ++r_.workMsgsRecv;
       r_.stats.tasksReceived += m.tasks.size();
       for (std::uint64_t id : m.tasks) {
         r_.stats.bytesReceived += job_.trace->tasks[id].bytes;
@@ -439,7 +435,7 @@ class CommActor {
     rec.queued = r_.stealable();
     const bool crossed = everPublished_ && ((rec.queued == 0) != (lastRecord_.queued == 0));
     const bool force = crossed || publishSoon_;
-    const bool pushes = job_.cfg.board != "sample";
+    const bool pushes = job_.pushes();
     const auto interval = pushes ? static_cast<std::uint64_t>(o_.publishInterval.count()) * 1000 : 0;
     if (!force && everPublished_ && now - lastPublishNs_ < interval) return;
     rec.workRate = r_.workRate();
@@ -523,7 +519,6 @@ struct Running {
 
 Running start(const SimConfig& cfg, const trace::Trace& t) {
   if (cfg.ranks < 1 || cfg.workers < 1) throw std::invalid_argument("need at least one rank and one worker per rank");
-  if (cfg.board != "all" && cfg.board != "sample") throw std::invalid_argument("--board " + cfg.board + ": all or sample");
   if (t.tasks.empty()) throw std::invalid_argument("the trace holds no task");
   Running run;
   run.job = std::make_unique<Job>();
@@ -581,7 +576,8 @@ nlohmann::json report(Running& run) {
   nlohmann::json perRank = nlohmann::json::array();
   double busyAll = 0, idleAll = 0;
   std::uint64_t nodes = 0, boardMsgs = 0, boardBytes = 0;
-  nlohmann::json commTotals = nlohmann::json::object();
+  nlohmann::json commTotals = nlohmann::json::object(), policyRanks = nlohmann::json::array(),
+                 policyTotals = nlohmann::json::object();
   std::vector<const comm::CommStats*> comms;
   for (auto& rp : job.ranks) {
     Rank& r = *rp;
@@ -596,8 +592,9 @@ nlohmann::json report(Running& run) {
     }
     r.stats.commWallSeconds = seconds;
     const nlohmann::json c = comm::toJson(r.stats);
-    for (auto it = c.begin(); it != c.end(); ++it)
-      if (it->is_number_unsigned()) commTotals[it.key()] = commTotals.value(it.key(), std::uint64_t{0}) + it->get<std::uint64_t>();
+    nlohmann::json pol = r.policy->stats();
+    comm::addCounters(commTotals, c);
+    comm::addCounters(policyTotals, pol);
     perRank.push_back({{"rank", r.id},
                        {"host", r.host->get_name()},
                        {"nodes", r.nodes},
@@ -609,8 +606,9 @@ nlohmann::json report(Running& run) {
                        {"steals_failed", r.stats.stealsRefused},
                        {"board_messages", r.boardMessages},
                        {"board_bytes", r.boardBytes},
-                       {"comm", c},
-                       {"policy", r.policy->stats()}});
+                       {"comm", c}});
+    pol["policy"] = job.cfg.policy;
+    policyRanks.push_back(std::move(pol));
     busyAll += busy, idleAll += idle, nodes += r.nodes;
     boardMsgs += r.boardMessages, boardBytes += r.boardBytes;
     comms.push_back(&r.stats);
@@ -645,14 +643,15 @@ nlohmann::json report(Running& run) {
   out["status"] = "complete";
   out["complete"] = job.done && tasksRun == job.total;
   out["stats"] = {{"nodes", nodes}, {"tasks", tasksRun}};
-  out["options"] = {{"policy", cfg.policy}, {"threads", cfg.workers}, {"seed", cfg.seed}, {"board", cfg.board},
+  out["options"] = {{"policy", cfg.policy}, {"threads", cfg.workers}, {"seed", cfg.seed}, {"board", comm::boardSchemeName(cfg.board)},
                     {"constants", cfg.policyParams}};
   out["distributed"] = {{"ranks", cfg.ranks},
                         {"herding", comm::herding(comms)},
                         {"board", comm::boardSummary(comms)},
                         {"policy_name", cfg.policy},
                         {"per_rank", perRank},
-                        {"totals", totals}};
+                        {"totals", totals},
+                        {"policy", {{"policy", cfg.policy}, {"ranks", policyRanks}, {"totals", policyTotals}}}};
   const auto& p = cfg.platform;
   out["simulation"] = {{"platform",
                         {{"name", p.name},

@@ -34,6 +34,7 @@ SOURCES = (".hpp", ".h", ".cpp", ".cc")
 MPI = ("mpi.h", "mpi/")
 # The comm headers of the MPI-free library jackdaw_comm_core (comm/CMakeLists.txt).
 COMM_CORE = ("jackdaw/comm/policy.hpp", "jackdaw/comm/policies/", "jackdaw/comm/board_record.hpp",
+             "jackdaw/comm/board_scheme.hpp",
              "jackdaw/comm/comm_stats.hpp", "jackdaw/comm/comm_options.hpp", "jackdaw/comm/comm_events.hpp",
              "jackdaw/comm/local_work.hpp")
 # folder -> (jackdaw/ sub-folders it may include, libraries it must not include, comm headers allowed)

@@ -8,6 +8,8 @@
                                        simulator's own wall time and memory); another seed another
   check_sim.py SIM TRACE contended     --slow-hosts and --corun still replay every node of both jobs
   check_sim.py SIM - bad_input         a missing / garbage trace, an impossible flag: one message, exit != 0
+  check_sim.py SIM TRACE campaign      campaign.py simulate + report: every run complete with the
+                                       trace's nodes, one table row per mode x ranks x policy
 """
 import json
 import os
@@ -123,10 +125,41 @@ def bad_input(sim):
     return 1 if bad else 0
 
 
+def campaign(sim, trace):
+    want = int(header(sim, trace)["nodes"])
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "slurm", "campaign.py")
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "grid")
+        p = subprocess.run(["/usr/bin/python3", script, "simulate", "--out", out, "--sim", sim, "--trace", trace,
+                            "--ranks", "2,3", "--reps", "2", "--policies", "random,performance", "--jobs", "2",
+                            "--", "--platform", "study", "--workers", "2"], capture_output=True, text=True, timeout=600)
+        if p.returncode != 0:
+            print(p.stdout, p.stderr)
+            return 1
+        p = subprocess.run(["/usr/bin/python3", script, "report", out], capture_output=True, text=True, timeout=600)
+        if p.returncode != 0:
+            print(p.stdout, p.stderr)
+            return 1
+        nodes = []
+        for run in sorted(os.listdir(os.path.join(out, "runs"))):
+            with open(os.path.join(out, "runs", run, "stats.json")) as f:
+                nodes.append(json.load(f)["stats"]["nodes"])
+        with open(os.path.join(out, "table.md")) as f:
+            rows = [line for line in f if line.startswith("| ") and not line.startswith("| mode")]
+        with open(os.path.join(out, "report.html")) as f:
+            page = f.read()
+        # 3 modes x 2 rank counts x 2 policies x 2 seeds runs; a table row per mode x ranks x policy
+        ok = len(nodes) == 24 and all(n == want for n in nodes) and len(rows) == 12 and "simulator command" in page
+        print(f"campaign: {len(nodes)} runs, nodes {set(nodes)} (want {want}), {len(rows)} table rows: "
+              f"{'ok' if ok else 'FAILED'}")
+        return 0 if ok else 1
+
+
 def main():
     sim, trace, what = sys.argv[1:4]
     return {"replay": lambda: replay(sim, trace), "reproducible": lambda: reproducible(sim, trace),
-            "contended": lambda: contended(sim, trace), "bad_input": lambda: bad_input(sim)}[what]()
+            "contended": lambda: contended(sim, trace), "bad_input": lambda: bad_input(sim),
+            "campaign": lambda: campaign(sim, trace)}[what]()
 
 
 if __name__ == "__main__":

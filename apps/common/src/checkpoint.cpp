@@ -15,6 +15,7 @@
 #include <optional>
 #include <sstream>
 
+#include "jackdaw/app/report.hpp"
 #include "jackdaw/comm/failure.hpp"
 #include "jackdaw/comm/gather.hpp"
 #include "jackdaw/core/errors.hpp"
@@ -95,13 +96,6 @@ std::uint64_t currentSequence(const fs::path& dir) {
   } catch (const std::exception&) {
     return 0;
   }
-}
-
-std::string isoNow() {
-  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  char b[32];
-  std::strftime(b, sizeof b, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return b;
 }
 
 // "option -g: 41 here, 40 in the checkpoint" for the first difference between two identities.
@@ -280,13 +274,13 @@ nlohmann::json writeCheckpoint(const AppContext& ctx, const std::string& dir, st
     }
     nlohmann::json legs = previous.is_object() ? previous.value("legs", nlohmann::json::array()) : nlohmann::json::array();
     legs.push_back({{"skeleton", leg.skeleton}, {"ranks", leg.ranks}, {"threads", leg.threads}, {"seconds", leg.seconds},
-                    {"written", isoNow()}, {"job", std::getenv("SLURM_JOB_ID") ? std::getenv("SLURM_JOB_ID") : ""}});
+                    {"written", utcTimestamp()}, {"job", std::getenv("SLURM_JOB_ID") ? std::getenv("SLURM_JOB_ID") : ""}});
     manifest = {{"format", kFormat},
                 {"format_version", kCheckpointFormat},
                 {"jackdaw_version", JACKDAW_VERSION},
                 {"identity", ctx.identity},
                 {"sequence", seq},
-                {"written", isoNow()},
+                {"written", utcTimestamp()},
                 {"command", ctx.argv},
                 {"ranks", ctx.size},
                 {"nodes_so_far", leg.nodesSoFar},

@@ -1,8 +1,11 @@
 #include "jackdaw/app/report.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <ctime>
 #include <fstream>
 
+#include "jackdaw/comm/comm_stats.hpp"
 #include "jackdaw/core/errors.hpp"
 
 namespace jackdaw::app {
@@ -62,33 +65,6 @@ nlohmann::json runJson(const AppContext& ctx, const SearchStats& stats, double s
   return j;
 }
 
-namespace {
-bool isCounterArray(const nlohmann::json& v) {
-  if (!v.is_array() || v.empty()) return false;
-  for (const auto& x : v)
-    if (!x.is_number_unsigned()) return false;
-  return true;
-}
-
-// Adds every number of `from` into `into` (key by key): counters, arrays of counters element by
-// element (a per-rank histogram), and float sums; means, finals and other arrays are left out.
-void addNumbers(nlohmann::json& into, const nlohmann::json& from) {
-  for (const auto& [k, v] : from.items()) {
-    if (v.is_number_unsigned()) into[k] = into.value(k, std::uint64_t{0}) + v.get<std::uint64_t>();
-    else if (isCounterArray(v)) {
-      auto& h = into[k];
-      if (h.is_null()) h = nlohmann::json::array();
-      for (std::size_t i = 0; i < v.size(); ++i) {
-        if (i >= h.size()) h.push_back(std::uint64_t{0});
-        h[i] = h[i].get<std::uint64_t>() + v[i].get<std::uint64_t>();
-      }
-    }
-    else if (v.is_number_float() && k.find("mean") == std::string::npos && k.find("final") == std::string::npos)
-      into[k] = into.value(k, 0.0) + v.get<double>();
-  }
-}
-}  // namespace
-
 nlohmann::json distributedJson(const distributed::Report& report, int ranks) {
   nlohmann::json perRank = nlohmann::json::array(), policyRanks = nlohmann::json::array();
   nlohmann::json totals = {{"nodes", std::uint64_t{0}}, {"busy_us", 0.0}, {"idle_us", 0.0}};
@@ -115,8 +91,8 @@ nlohmann::json distributedJson(const distributed::Report& report, int ranks) {
     totals["nodes"] = totals["nodes"].get<std::uint64_t>() + r.stats.nodes;
     totals["busy_us"] = totals["busy_us"].get<double>() + busy;
     totals["idle_us"] = totals["idle_us"].get<double>() + idle;
-    addNumbers(commTotals, c);
-    addNumbers(policyTotals, r.policy);
+    comm::addCounters(commTotals, c);
+    comm::addCounters(policyTotals, r.policy);
     nlohmann::json p = r.policy;
     p["policy"] = report.policy;
     policyRanks.push_back(std::move(p));
@@ -149,6 +125,15 @@ void addWorkerReports(AppContext& ctx, const std::vector<WorkerReport>& reports)
     t.workRate = r.workRate;  // the latest rate: it already folds in the past (3.1)
     t.largestTaskNodes = std::max(t.largestTaskNodes, r.largestTaskNodes);
   }
+}
+
+std::string utcTimestamp() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char b[32];
+  std::strftime(b, sizeof b, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return b;
 }
 
 void writeStats(const AppContext& ctx, const nlohmann::json& doc) {

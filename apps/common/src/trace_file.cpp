@@ -1,7 +1,6 @@
 #include "jackdaw/app/trace_file.hpp"
 
 #include <algorithm>
-#include <ctime>
 #include <fstream>
 #include <stdexcept>
 
@@ -27,15 +26,6 @@ std::string commandLine(const std::vector<std::string>& argv) {
     }
   }
   return out;
-}
-
-std::string utcNow() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
 }
 
 std::string joinNotes(const std::vector<std::string>& notes) {
@@ -217,7 +207,7 @@ void TraceRecorder::write(const AppContext& ctx, const nlohmann::json& answer, c
   h["tasks_run"] = s.tasksRun;
   h["printed_nodes"] = printed.nodes;
   for (const auto& [k, v] : s.extra.items()) h[k] = v;
-  h["recorded_at"] = utcNow();
+  h["recorded_at"] = utcTimestamp();
   trace::write(file_, t);
 }
 

@@ -36,16 +36,12 @@
 #include <vector>
 
 #include "jackdaw/comm/board_record.hpp"
+#include "jackdaw/comm/board_scheme.hpp"
 #include "jackdaw/comm/policies/board_view.hpp"
 
 namespace jackdaw::comm {
 
 enum class BoundSense { Maximise, Minimise };
-
-// How records reach the thieves (see the top of this file; docs/architecture.md "The load board").
-enum class BoardScheme { All, Sample };
-const char* boardSchemeName(BoardScheme s) noexcept;
-BoardScheme parseBoardScheme(const std::string& name);  // "all" | "sample"; else std::invalid_argument
 
 // Double objectives on the int64 bound cell: a monotone bijection, so MPI_MAX/MIN on the
 // encoded integers orders like the doubles (NaN excluded).

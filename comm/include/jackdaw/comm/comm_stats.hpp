@@ -74,6 +74,11 @@ nlohmann::json herding(const std::vector<const CommStats*>& ranks);
 // of promised requests refused) and the steal round-trip distribution, with medians.
 nlohmann::json boardSummary(const std::vector<const CommStats*>& ranks);
 
+// Adds every number of `from` into `into`, key by key: counters, arrays of counters element by
+// element (a per-rank histogram) and float sums; means, finals and other arrays are left out. How
+// a report totals the ranks' toJson() and policy stats() (the apps' --stats, jackdaw-sim).
+void addCounters(nlohmann::json& into, const nlohmann::json& from);
+
 // Adds v (µs) to a log2 distribution (CommStats::kLog2Cells); the median's cell as [lo, hi) µs.
 void addLog2(std::vector<std::uint64_t>& cells, double us);
 double log2MedianUpper(const std::vector<std::uint64_t>& cells);  // upper edge of the median's cell, 0 if empty

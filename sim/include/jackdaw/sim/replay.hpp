@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 #include <simgrid/forward.h>
 
+#include "jackdaw/comm/board_scheme.hpp"
 #include "jackdaw/comm/comm_options.hpp"
 #include "jackdaw/comm/policy.hpp"
 #include "jackdaw/sim/platform.hpp"
@@ -34,7 +35,7 @@ struct SimConfig {
   comm::ParamValues policyParams;    // the policies' constants by flag, as the apps take them
   const comm::PolicyRegistry* policies = nullptr;  // null: PolicyRegistry::builtin()
   std::uint64_t seed = 1;
-  std::string board = "all";         // "all" (pushed to every rank) or "sample" (k read at owners)
+  comm::BoardScheme board = comm::BoardScheme::All;  // pushed to every rank, or k read at their owners
   int boardSample = 4;
   comm::CommOptions comm{};          // the comm thread's timings, the runtime's defaults
   double commCostUs = 2.0;           // a comm actor's CPU per message it handles

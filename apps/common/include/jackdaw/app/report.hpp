@@ -28,6 +28,9 @@ void addWorkerReports(AppContext& ctx, const std::vector<WorkerReport>& reports)
 // steals, comm counters), totals, and the policy's counters per rank and summed.
 nlohmann::json distributedJson(const distributed::Report& report, int ranks);
 
+// Now in UTC, as "2026-11-24T12:00:00Z" (when a checkpoint or a trace was written).
+std::string utcTimestamp();
+
 // Writes the document if --stats was given; an unwritable path is an InputError.
 void writeStats(const AppContext& ctx, const nlohmann::json& doc);
 

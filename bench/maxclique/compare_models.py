@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """MaxClique bound/order change: an OLD and a NEW maxclique binary, alternated, seq skeleton.
 
-    bench/maxclique_bound.py --old /tmp/maxclique.old [--new build/apps/maxclique/maxclique]
+    bench/maxclique/compare_models.py --old OLD_BINARY [--new build/apps/maxclique/maxclique]
         [--pairs 5] [--out FILE] [--note TEXT] [INSTANCE ...]
 
 An INSTANCE is a name in instances/dimacs (brock200_1) or a path to a .clq file. For each one
@@ -24,22 +24,13 @@ import subprocess
 import sys
 import tempfile
 
+from run_seq import cpu_model  # the sequential benchmark beside this one
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.normpath(os.path.join(HERE, ".."))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 
 # YewPar master (HPX 1.9.1, Release), seq skeleton, one search worker, milliseconds of search.
 YEWPAR_SEQ_MS = {"brock200_1": 446, "san200_0.9_3": 8919, "brock400_4": 68672}
-
-
-def cpu_model():
-    try:
-        out = subprocess.run(["lscpu"], capture_output=True, text=True, check=True).stdout
-        for line in out.splitlines():
-            if line.startswith("Model name:"):
-                return line.split(":", 1)[1].strip()
-    except (OSError, subprocess.CalledProcessError):
-        pass
-    return platform.processor() or "unknown"
 
 
 def instance_path(name):
@@ -109,7 +100,7 @@ def main():
             f"| {spread(t['old'])} | {spread(t['new'])} | {ratio_t:.2f} | {spread(u['old'])} | {spread(u['new'])} "
             f"| {ratio_u:.2f} | {yew if yew else '—'} | {vs} |")
 
-    cmd = "bench/maxclique_bound.py " + shlex.join(sys.argv[1:])
+    cmd = "bench/maxclique/compare_models.py " + shlex.join(sys.argv[1:])
     lines = [
         f"- command: `{cmd}` (from the repository root)",
         f"- machine: {cpu_model()}, nproc {os.cpu_count()}, Linux {platform.release()}",
