@@ -32,6 +32,24 @@ struct NoHooks {};
 template <class G, class Node>
 concept GeneratesInPlace = requires(G& g, Node& out) { g.nextInto(out); };
 
+// One open node of the search: the node, its generator once expanded, the children left.
+template <SearchModel M, SearchKind K>
+struct DfsFrame {
+  using Node = typename SearchTypes<M, K>::Node;
+  explicit DfsFrame(int d) : depth(d) {}
+  DfsFrame(Node&& n, int d) : node(std::move(n)), depth(d) {}
+  Node node;
+  std::optional<typename SearchTypes<M, K>::Generator> gen;  // engaged once the node is expanded here
+  std::size_t remaining = 0;
+  std::size_t declared = 0;  // gen's numChildren (checked builds; kCut after a level prune)
+  int depth;
+};
+
+// The frames' storage. A worker that runs many tasks passes its own to every DepthFirst, so a
+// task allocates nothing: the chunks stay from one task to the next.
+template <SearchModel M, SearchKind K>
+using DfsStack = StableStack<DfsFrame<M, K>>;
+
 template <SearchModel M, SearchKind K, class Hooks = NoHooks>
 class DepthFirst {
  public:
@@ -41,10 +59,16 @@ class DepthFirst {
   static constexpr bool pruneLevel = ModelTraits<M>::pruneLevel;
   static constexpr bool inPlace = std::default_initializable<Node>;
 
-  DepthFirst(NodeRules<M, K>& rules, Hooks& hooks) : rules_(rules), hooks_(hooks) {}
+  DepthFirst(NodeRules<M, K>& rules, Hooks& hooks) : rules_(rules), hooks_(hooks), stack_(own_) {}
+  // With storage kept by the caller (empty when run() begins, and empty again when it returns).
+  DepthFirst(NodeRules<M, K>& rules, Hooks& hooks, DfsStack<M, K>& stack)
+      : rules_(rules), hooks_(hooks), stack_(stack) {}
+  DepthFirst(const DepthFirst&) = delete;
+  DepthFirst& operator=(const DepthFirst&) = delete;
 
   // Search the subtree rooted at `root` (bound test and visit of the root included).
   void run(Node root, int depth) {
+    stack_.clear();  // caller-kept storage may hold the frames of a task that threw
     if (rules_.stop().requested()) {
       rules_.truncated = true;  // the whole subtree is left unexplored
       if (rules_.unexplored) rules_.unexplored->emplace_back(std::move(root), depth);
@@ -85,15 +109,7 @@ class DepthFirst {
   }
 
  private:
-  struct Frame {
-    explicit Frame(int d) : depth(d) {}
-    Frame(Node&& n, int d) : node(std::move(n)), depth(d) {}
-    Node node;
-    std::optional<Generator> gen;  // engaged once the node is expanded here
-    std::size_t remaining = 0;
-    std::size_t declared = 0;      // gen's numChildren (checked builds; kCut after a level prune)
-    int depth;
-  };
+  using Frame = DfsFrame<M, K>;
 
   // A visited, expandable node sits in frame f: expand it here (true: f stays on the stack), or
   // spawn its children as tasks / count them in bulk at the depth limit (false: f is done).
@@ -255,7 +271,8 @@ class DepthFirst {
 
   NodeRules<M, K>& rules_;
   Hooks& hooks_;
-  StableStack<Frame> stack_;
+  DfsStack<M, K> own_;  // unused when the caller keeps the storage
+  DfsStack<M, K>& stack_;
 };
 
 }  // namespace jackdaw

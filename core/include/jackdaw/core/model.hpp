@@ -9,6 +9,7 @@
 //     static int bound(const Space&, const Node&);   // optional: upper bound of the node's subtree
 //     static constexpr bool pruneLevel = true;        // optional: a failed bound prunes later siblings
 //     using Better = std::less<>;                     // optional: objective order (default: maximise)
+//     template <class F> static void hot(F& loop);    // optional: where a task's loop is compiled (runHot)
 //   };
 //
 // The parent passed to a Generator outlives the Generator (the skeletons keep it on a stable stack),
@@ -101,5 +102,17 @@ struct ModelTraits {
   static constexpr bool pruneLevel = detail::pruneLevelOf<M>();
   static constexpr bool hasBound = HasBound<M>;
 };
+
+// Runs `loop` (a task's whole depth-first search) through the model's optional hot(loop), else
+// directly. Every skeleton, seq included, runs its tasks through here, so a model that compiles
+// its kernels per instruction set gets the same specialised loop in every skeleton: its hot()
+// is e.g. [[gnu::target("avx2"), gnu::flatten]] and calls loop(), and the engine, the generator
+// and the kernels are inlined into that one function. Work handed to other threads leaves it
+// through calls the engine keeps out of line (a task pool's push).
+template <class M, class F>
+void runHot(F&& loop) {
+  if constexpr (requires { M::hot(loop); }) M::hot(loop);
+  else loop();
+}
 
 }  // namespace jackdaw

@@ -27,7 +27,6 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <semaphore>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -116,19 +115,21 @@ class WorkerRuntime {
   // "mandatory concurrency"), and that thread and the caller of runAndWait may then both run
   // tasks: a 1-worker rank would use two cores. With one worker, a task holds this gate. With
   // more, the arena itself never runs more than workers() threads.
+  // A mutex, not a semaphore: libstdc++ 12's binary_semaphore made a futex system call on every
+  // release, waiter or not (perf showed futex_wake once a task); a mutex calls only when contended.
   class Gate {
    public:
-    explicit Gate(WorkerRuntime& rt) : sem_(rt.workers_ == 1 ? &rt.oneWorker_ : nullptr) {
-      if (sem_) sem_->acquire();
+    explicit Gate(WorkerRuntime& rt) : m_(rt.workers_ == 1 ? &rt.oneWorker_ : nullptr) {
+      if (m_) m_->lock();
     }
     ~Gate() {
-      if (sem_) sem_->release();
+      if (m_) m_->unlock();
     }
     Gate(const Gate&) = delete;
     Gate& operator=(const Gate&) = delete;
 
    private:
-    std::binary_semaphore* sem_;
+    std::mutex* m_;
   };
 
  public:
@@ -251,7 +252,7 @@ class WorkerRuntime {
   std::unique_ptr<Binder> binder_;
   std::mutex holdMutex_;
   std::optional<tbb::task_handle> hold_;
-  std::binary_semaphore oneWorker_{1};
+  std::mutex oneWorker_;  // the 1-worker gate
   char tasksDone_ = 0;  // only its address is used (ThreadSanitizer annotations)
 };
 

@@ -63,8 +63,8 @@ SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
 
   auto body = [](typename S::Slot& slot, TaskT&& t) {
     NoHooks h;
-    DepthFirst<M, K> dfs(slot.rules, h);
-    dfs.run(std::move(t.node), t.depth);
+    DepthFirst<M, K> dfs(slot.rules, h, slot.stack);
+    runHot<M>([&] { dfs.run(std::move(t.node), t.depth); });
   };
   auto seed = [&] {
     std::vector<TaskT> tasks;

@@ -33,7 +33,7 @@ SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
   LiveNodes::Registration counted(live, {&rules.stats});
   NoHooks hooks;
   DepthFirst<M, K> dfs(rules, hooks);
-  dfs.run(std::move(root), 0);
+  runHot<M>([&] { dfs.run(std::move(root), 0); });
 
   SearchResult<M, K> r;
   r.enumerator = std::move(rules.acc);

@@ -1,4 +1,5 @@
-// The two hot kernels of the semigroup tree, once per instruction set:
+// The two hot kernels of the semigroup tree, once per instruction set, and hot(loop): the
+// function a skeleton's task loop is compiled into for that set (runHot in core/model.hpp):
 //   childMask(p, bits)            bit j of bits <=> c + j is a generator of p with j < m (a child)
 //   removeGenerator(p, out, x)    out = p without the generator x
 // Removing x: dec'[i] = dec[i] - [i - x in S], i.e. dec[i] - min(dec[i - x], 1). With the zero bytes
@@ -8,7 +9,7 @@
 // Scalar is plain C++ (the compiler may still vectorise it for the build's baseline, SSE2 on x86-64);
 // Sse2 is the x86-64 baseline; Avx2 and Avx512 carry gnu::target so that one binary holds them all.
 // Call them only after checking the CPU (simd.hpp). A call from generic code into Avx2 / Avx512
-// cannot be inlined; withModel() in dispatch.hpp compiles the whole search per variant instead.
+// cannot be inlined; hot() compiles each task's whole loop per variant instead.
 #pragma once
 
 #include <algorithm>
@@ -48,6 +49,8 @@ inline void setChildMeta(const Node<Size>& p, Node<Size>& out, int x) {
 
 struct Scalar {
   static constexpr const char* name = "scalar";
+  template <class F>
+  [[gnu::flatten]] static void hot(F& loop) { loop(); }
   template <int Size>
   static void childMask(const Node<Size>& p, std::uint64_t* bits) {
     for (int w = 0; w < Node<Size>::maskWords; ++w) bits[w] = 0;
@@ -70,6 +73,8 @@ struct Scalar {
 
 struct Sse2 {
   static constexpr const char* name = "sse2";
+  template <class F>
+  [[gnu::flatten]] static void hot(F& loop) { loop(); }
   template <int Size>
   static void childMask(const Node<Size>& p, std::uint64_t* bits) {
     const __m128i one = _mm_set1_epi8(1);
@@ -101,6 +106,8 @@ struct Sse2 {
 
 struct Avx2 {
   static constexpr const char* name = "avx2";
+  template <class F>
+  [[gnu::target("avx2"), gnu::flatten]] static void hot(F& loop) { loop(); }
   template <int Size>
   [[gnu::target("avx2")]] static void childMask(const Node<Size>& p, std::uint64_t* bits) {
     const __m256i one = _mm256_set1_epi8(1);
@@ -131,6 +138,8 @@ struct Avx2 {
 
 struct Avx512 {
   static constexpr const char* name = "avx512";
+  template <class F>
+  [[gnu::target("avx512f,avx512bw"), gnu::flatten]] static void hot(F& loop) { loop(); }
   template <int Size>
   [[gnu::target("avx512f,avx512bw")]] static void childMask(const Node<Size>& p, std::uint64_t* bits) {
     const __m512i one = _mm512_set1_epi8(1);

@@ -28,7 +28,9 @@ template <class Isa, int Size>
 struct Generator {
   static constexpr int words = Node<Size>::maskWords;
 
-  Generator(const Space&, const Node<Size>& p) : parent(p) {
+  // always_inline: without it GCC 12 kept these two out of line in the skeletons' hot loops
+  // ("callee refers to comdat-local symbols"), a call and a libgcc popcount per node.
+  [[gnu::always_inline]] Generator(const Space&, const Node<Size>& p) : parent(p) {
     if (p.g >= Node<Size>::maxGenus) {  // its children would not fit in the node
       for (auto& b : bits) b = 0;
       return;
@@ -39,7 +41,7 @@ struct Generator {
 
   // The next generator x >= c, in increasing order, removed from the parent — written straight
   // into the engine's stack frame (no copy of the node).
-  void nextInto(Node<Size>& child) {
+  [[gnu::always_inline]] void nextInto(Node<Size>& child) {
     int w = 0;
     while (bits[w] == 0) ++w;
     const int x = parent.c + 64 * w + std::countr_zero(bits[w]);
@@ -83,6 +85,9 @@ struct Model {
   using Kernels = Isa;
   static constexpr int maxGenus = Node::maxGenus;
   static Node root() { return rootNode<Size>(); }
+  // Every skeleton's task loop, compiled for Isa with the kernels inlined (core/model.hpp runHot).
+  template <class F>
+  static void hot(F& loop) { Isa::hot(loop); }
 };
 
 }  // namespace jackdaw::ns

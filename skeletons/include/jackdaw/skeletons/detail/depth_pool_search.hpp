@@ -26,8 +26,8 @@ SearchResult<M, K> searchFromRoot(const typename M::Space& space, typename M::No
   S s(space, params, stop, opts.runtime);
   auto body = [&s, &hooksFor](typename S::Slot& slot, typename S::TaskT&& t) {
     auto hooks = hooksFor(s);
-    DepthFirst<M, K, decltype(hooks)> dfs(slot.rules, hooks);
-    dfs.run(std::move(t.node), t.depth);
+    DepthFirst<M, K, decltype(hooks)> dfs(slot.rules, hooks, slot.stack);
+    runHot<M>([&] { dfs.run(std::move(t.node), t.depth); });
   };
   return runParallel(s, opts, body, [&] { s.push({std::move(root), 0}); }, std::forward<Launch>(launch));
 }

@@ -69,6 +69,7 @@ class ParallelSearch {
     Slot(const typename T::Space& s, const typename T::Params& p, typename T::IncumbentT* inc, StopFlag& stop)
         : rules(s, p, inc, stop) {}
     NodeRules<M, K> rules;
+    DfsStack<M, K> stack;                    // every task's frames on this worker (kept between tasks)
     std::vector<std::pair<Node, int>> kept;  // unexplored work, when keepUnexplored() is on
     std::uint64_t largestTask = 0;           // the most nodes one task visited on this worker
     // The task running on this worker and its node count when it began (kept only while an
@@ -127,7 +128,9 @@ class ParallelSearch {
   void setBody(Body body) { body_ = std::move(body); }
 
   // From a worker: a new task, and a token that will run it (or a sibling) on some worker.
-  void push(TaskT t) {
+  // Out of line (as pushAll): a model's hot loop (runHot) is flattened, and the pool and the
+  // arena need not be compiled into every instruction-set variant of it.
+  [[gnu::noinline]] void push(TaskT t) {
     t.id = created_.fetch_add(1, std::memory_order_relaxed);
     if (!tree_.empty()) noteSpawn(t);
     remoteHunger_.store(false, std::memory_order_relaxed);
@@ -137,7 +140,7 @@ class ParallelSearch {
   }
   // From a worker: many tasks into the pool first, then their tokens (so a priority pool sees
   // them all before any is taken).
-  void pushAll(std::vector<TaskT>&& ts) {
+  [[gnu::noinline]] void pushAll(std::vector<TaskT>&& ts) {
     std::uint64_t id = created_.fetch_add(ts.size(), std::memory_order_relaxed);
     for (auto& t : ts) {
       t.id = id++;
