@@ -20,8 +20,8 @@ struct Summary {
 };
 
 // Parallel and distributed skeletons run out of line: flattening them into every SIMD variant
-// (dispatch.hpp) would inline the whole runtime and comm layer four times over. Only the
-// sequential engine, the hot loop, is flattened.
+// (dispatch.hpp) would inline the whole runtime and comm layer four times over. Their tasks'
+// loops are still compiled per variant, through Model::hot.
 template <class M>
 [[gnu::noinline]] jackdaw::SearchResult<M, jackdaw::ns::Kind> runParallel(jackdaw::app::AppContext& ctx,
                                                                         const jackdaw::SearchParams<long long>& p) {

@@ -8,9 +8,8 @@
 // The body must return the same type for every M. Each variant's entry point carries the
 // variant's gnu::target and gnu::flatten, so the engine, the generator and the kernels are
 // inlined into one function compiled for that instruction set: the hot loop makes no calls and
-// no shared inline code is compiled with different flags (no ODR hazard). Work that a skeleton
-// hands to other threads through indirect calls is not flattened; it runs the same kernels
-// through ordinary calls.
+// no shared inline code is compiled with different flags (no ODR hazard). The parallel
+// skeletons' tasks reach the same flattened loop through Model::hot (model.hpp).
 #pragma once
 
 #include <stdexcept>
