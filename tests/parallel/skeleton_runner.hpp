@@ -19,6 +19,8 @@ inline const std::vector<std::string>& skeletons() {
       v.push_back(n);
       if (n == jackdaw::skeletons::StackStealing::name) v.push_back(n + "_chunked");
       if (n == jackdaw::skeletons::Ordered::name) v.push_back(n + "_discrepancy");
+      // The automatic grain, aimed at 20 us so that it retunes and deepens even on small trees.
+      if (n == jackdaw::skeletons::Budget::name || n == jackdaw::skeletons::DepthBounded::name) v.push_back(n + "_auto");
     }
     return v;
   }();
@@ -31,6 +33,27 @@ struct Split {
   std::uint64_t budget = 7;  // tiny, so budget splits often
 };
 
+// A variant's table name and settings ("budget_auto": budget with the automatic grain).
+struct Variant {
+  std::string name;
+  jackdaw::skeletons::Settings settings;
+};
+inline Variant variant(const std::string& skel, int workers, Split split = {}) {
+  Variant v;
+  auto& s = v.settings;
+  s.parallel.runtime.threads = workers;
+  s.spawnDepth = split.spawnDepth;
+  s.budget = split.budget;
+  s.chunked = skel.ends_with("_chunked");
+  s.discrepancy = skel.ends_with("_discrepancy");
+  const bool automatic = skel.ends_with("_auto");
+  v.name = s.chunked || s.discrepancy || automatic ? skel.substr(0, skel.rfind('_')) : skel;
+  s.budgetAuto = automatic && v.name == jackdaw::skeletons::Budget::name;
+  s.spawnDepthAuto = automatic && v.name == jackdaw::skeletons::DepthBounded::name;
+  if (automatic) s.grainTargetSeconds = 20e-6;
+  return v;
+}
+
 template <class M, class K>
 jackdaw::SearchResult<M, K> run(const std::string& skel, int workers, const typename M::Space& space,
                                 typename M::Node root, const typename jackdaw::SearchTypes<M, K>::Params& params,
@@ -38,16 +61,9 @@ jackdaw::SearchResult<M, K> run(const std::string& skel, int workers, const type
                                 jackdaw::StopFlag* stopFlag = nullptr, Split split = {}) {
   jackdaw::StopFlag local;
   jackdaw::StopFlag& stop = stopFlag ? *stopFlag : local;
-  jackdaw::skeletons::Settings s;
-  s.parallel.runtime.threads = workers;
-  s.parallel.workers = reports;
-  s.spawnDepth = split.spawnDepth;
-  s.budget = split.budget;
-  s.chunked = skel.ends_with("_chunked");
-  s.discrepancy = skel.ends_with("_discrepancy");
-  const std::string name = skel.substr(0, skel.find("_chunked") != std::string::npos ? skel.find("_chunked")
-                                                : skel.find("_discrepancy"));
-  return jackdaw::skeletons::run<M, K>(name, space, std::move(root), params, stop, s);
+  Variant v = variant(skel, workers, split);
+  v.settings.parallel.workers = reports;
+  return jackdaw::skeletons::run<M, K>(v.name, space, std::move(root), params, stop, v.settings);
 }
 
 }  // namespace partest

@@ -76,14 +76,8 @@ std::pair<SearchResult<Interruptible<Base>, K>, int> chain(const typename Base::
     space.stop = &stop;
     const std::string skel = names[(first + static_cast<std::size_t>(legs)) % names.size()];
     const int workers = 1 + legs % 2;
-    skeletons::Settings s;
-    s.parallel.runtime.threads = workers;
-    s.spawnDepth = 2;
-    s.budget = 5;
-    s.chunked = skel.ends_with("_chunked");
-    s.discrepancy = skel.ends_with("_discrepancy");
-    const std::string name = skel.substr(0, std::min(skel.find("_chunked"), skel.find("_discrepancy")));
-    Result r = skeletons::run<M, K>(name, space, root, params, stop, s, leg);
+    const partest::Variant v = partest::variant(skel, workers, {2, 5});
+    Result r = skeletons::run<M, K>(v.name, space, root, params, stop, v.settings, leg);
     total.enumerator.combine(r.enumerator);
     total.stats += r.stats;
     if (r.objective && (!total.objective || *r.objective > *total.objective)) {

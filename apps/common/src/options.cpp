@@ -1,13 +1,31 @@
 #include "jackdaw/app/options.hpp"
 
+#include <cstdint>
 #include <map>
 #include <set>
+#include <string>
 
 #include "jackdaw/core/errors.hpp"
 #include "jackdaw/app/app_skeletons.hpp"
 #include "jackdaw/skeletons/table.hpp"
 
 namespace jackdaw::app {
+
+namespace {
+// "auto", or a whole number in [lo, hi].
+template <class T>
+CLI::Validator autoOr(T lo, T hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& v) -> std::string {
+        if (v == "auto") return {};
+        T x{};
+        if (!CLI::detail::lexical_cast(v, x) || x < lo || x > hi)
+          return "must be auto or a whole number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+        return {};
+      },
+      "INT|auto");
+}
+}  // namespace
 
 void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistry& policies) {
   app.add_option("--skeleton", o.skeleton, "Search skeleton: " + skeletons::join(skeletons::names<AppSkeletons>()))
@@ -94,14 +112,34 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
       ->group("");
   app.add_option("--test-fail-rank", o.testFailRank, "TEST ONLY: this rank fails as if its input were unreadable")
       ->group("");
-  app.add_option("-d,--spawn-depth", o.spawnDepth, "depth_bounded/ordered: nodes above this depth become tasks")
-      ->capture_default_str()
-      ->run_callback_for_default()  // an app's default_val() reaches the variable
-      ->check(CLI::Range(0, 1 << 20));
-  app.add_option("-b,--budget", o.budget, "budget: backtracks before unexplored siblings are split off")
-      ->capture_default_str()
+  // -d and -b take a number or "auto"; an app's default_val() reaches the variables (the callback
+  // runs for the default).
+  app.add_option_function<std::string>(
+         "-d,--spawn-depth",
+         [&o](const std::string& v) {
+           o.spawnDepthAuto = v == "auto";
+           if (!o.spawnDepthAuto) o.spawnDepth = static_cast<int>(std::stol(v));
+         },
+         "depth_bounded/ordered: nodes above this depth become tasks; depth_bounded also takes auto (start at 2, "
+         "deepen where a task runs past --task-target-ms while workers are hungry)")
+      ->default_str(std::to_string(o.spawnDepth))
       ->run_callback_for_default()
-      ->check(CLI::Range(std::uint64_t{1}, UINT64_MAX));
+      ->check(autoOr(0, 1 << 20));
+  app.add_option_function<std::string>(
+         "-b,--budget",
+         [&o](const std::string& v) {
+           o.budgetAuto = v == "auto";
+           if (!o.budgetAuto) o.budget = std::stoull(v);
+         },
+         "budget: backtracks before unexplored siblings are split off; auto: each worker picks it so that the work "
+         "between two splits lasts --task-target-ms")
+      ->default_str(std::to_string(o.budget))
+      ->run_callback_for_default()
+      ->check(autoOr<std::uint64_t>(1, UINT64_MAX));
+  app.add_option("--task-target-ms", o.taskTargetMs,
+                 "-d auto / -b auto: how long a worker keeps its work before it splits some off (milliseconds)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.001, 1e6));
   app.add_flag("--chunked", o.chunked, "stack_stealing: hand over a whole level instead of one node");
   app.add_flag("--discrepancy", o.discrepancy, "ordered: run tasks in discrepancy order");
   app.add_option("--stats", o.statsFile, "Write full statistics as JSON to this file");
@@ -115,6 +153,10 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
 }
 
 void validate(const CommonOptions& o) {
+  if (o.spawnDepthAuto && o.skeleton != skeletons::DepthBounded::name)
+    throw InputError("--spawn-depth auto applies only to --skeleton depth_bounded (ordered expands a fixed prefix: give -d N)");
+  if (o.budgetAuto && o.skeleton != skeletons::Budget::name)
+    throw InputError("--budget auto applies only to --skeleton budget");
   // An option the chosen skeleton would ignore is refused loudly, never ignored.
   const bool parallel = skeletons::isParallel(o.skeleton);
   if (!parallel && o.threads > 1)
@@ -133,6 +175,9 @@ void validate(const CommonOptions& o) {
   if (o.checkpointEvery > 0 && o.checkpointDir.empty()) throw InputError("--checkpoint-every needs --checkpoint DIR");
   if (!o.traceFile.empty() && !o.resumeDir.empty())
     throw InputError("--trace records a whole search from its root; it cannot follow --resume");
+  if (!o.traceFile.empty() && (o.spawnDepthAuto || o.budgetAuto))
+    throw InputError("--trace records a task tree that timing does not change; under -d auto or -b auto it does: "
+                     "record with a fixed -d N or -b N");
   if (!o.traceFile.empty() && o.checkpointEvery > 0)
     throw InputError("--trace records one uninterrupted search; it cannot be paused by --checkpoint-every");
 }

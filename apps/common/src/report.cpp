@@ -28,7 +28,9 @@ nlohmann::json runJson(const AppContext& ctx, const SearchStats& stats, double s
   const auto& o = ctx.opts;
   nlohmann::json j;
   j["options"] = {{"skeleton", o.skeleton}, {"threads", o.threads},     {"bind", o.bind}, {"policy", o.policy},
-                  {"spawn_depth", o.spawnDepth}, {"budget", o.budget}, {"chunked", o.chunked},
+                  {"spawn_depth", o.spawnDepthAuto ? nlohmann::json("auto") : nlohmann::json(o.spawnDepth)},
+                  {"budget", o.budgetAuto ? nlohmann::json("auto") : nlohmann::json(o.budget)},
+                  {"task_target_ms", o.taskTargetMs}, {"chunked", o.chunked},
                   {"discrepancy", o.discrepancy}, {"seed", o.seed}, {"watchdog_s", o.watchdogSeconds}};
   // Every constant of the policies and of (3.1), by flag name, so a run can be replayed exactly.
   auto& constants = j["options"]["constants"] = nlohmann::json::object();
@@ -104,6 +106,7 @@ nlohmann::json distributedJson(const distributed::Report& report, int ranks) {
   std::vector<const comm::CommStats*> comms;
   for (const auto& r : report.ranks) comms.push_back(&r.comm);
   return {{"ranks", ranks},
+          {"setup_seconds", report.setupSeconds},
           {"herding", comm::herding(comms)},
           {"board", comm::boardSummary(comms)},
           {"policy_name", report.policy},

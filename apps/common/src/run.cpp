@@ -35,6 +35,9 @@ skeletons::Settings skeletonSettings(AppContext& ctx, std::vector<WorkerReport>*
   s.parallel.observers = std::move(observers);
   s.spawnDepth = o.spawnDepth;
   s.budget = o.budget;
+  s.spawnDepthAuto = o.spawnDepthAuto;
+  s.budgetAuto = o.budgetAuto;
+  s.grainTargetSeconds = o.taskTargetMs / 1000.0;
   s.chunked = o.chunked;
   s.discrepancy = o.discrepancy;
   return s;
@@ -160,13 +163,42 @@ bool CheckpointLegs::finishLeg(const SearchStats& soFar, double legSeconds) {
 void GrainCheck::add(const std::vector<WorkerReport>& mine, const distributed::Report& all) {
   // Rank 0 of several sees every rank's workers (its own among them); any other run, its own.
   int workers = 0;
+  chosen_.clear();
   const auto take = [&](const std::vector<WorkerReport>& ws) {
-    for (const auto& w : ws) largest_ = std::max(largest_, w.largestTaskNodes);
+    for (const auto& w : ws) {
+      largest_ = std::max(largest_, w.largestTaskNodes);
+      if (w.grain > 0) chosen_.push_back(w.grain);
+      changes_ += w.grainChanges;
+    }
     workers += static_cast<int>(ws.size());
   };
   if (all.ranks.empty()) take(mine);
   for (const auto& r : all.ranks) take(r.workers);
   workers_ = std::max(workers_, workers);
+}
+
+// What -d auto / -b auto chose: the workers' final settings and how often they changed them.
+void GrainCheck::reportAutomatic(AppContext& ctx) const {
+  const auto& o = ctx.opts;
+  if (!(o.spawnDepthAuto || o.budgetAuto) || chosen_.empty()) return;
+  std::vector<std::uint64_t> v = chosen_;
+  std::sort(v.begin(), v.end());
+  const bool depth = o.spawnDepthAuto;
+  nlohmann::json a = {{"setting", depth ? "spawn_depth" : "budget"},
+                      {"target_ms", o.taskTargetMs},
+                      {"min", v.front()},
+                      {"median", v[v.size() / 2]},
+                      {"max", v.back()},
+                      {"changes", changes_}};
+  a["why"] = depth ? "the cutoff started at " + std::to_string(o.spawnDepth) +
+                         " and deepened each time a task had run past the target while workers were hungry "
+                         "(the task split off its shallowest open level); values: the deepest cutoff each worker saw"
+                   : "each worker retuned its budget at every split so that the work between two splits lasts the "
+                     "target (at most 4x per split); values: the workers' final budgets in backtracks";
+  ctx.grain["automatic"] = a;
+  ctx.log->info("{} auto: {} (median {}, range {}..{}) after {} change(s), aiming at {} ms a slice",
+                depth ? "spawn depth" : "budget", depth ? "deepest cutoff" : "final budget", v[v.size() / 2], v.front(),
+                v.back(), changes_, o.taskTargetMs);
 }
 
 void GrainCheck::report(AppContext& ctx, std::uint64_t nodes) const {
@@ -175,6 +207,7 @@ void GrainCheck::report(AppContext& ctx, std::uint64_t nodes) const {
   if (ctx.rank != 0 || workers_ == 0 || nodes == 0) return;
   const double share = static_cast<double>(largest_) / static_cast<double>(nodes);
   ctx.grain = {{"largest_task_nodes", largest_}, {"nodes", nodes}, {"largest_task_share", share}, {"workers", workers_}};
+  reportAutomatic(ctx);
   if (workers_ < 2 || largest_ == 0) return;
   // While the largest task ran (share × nodes at one worker's speed), the other workers had room for
   // (workers − 1) × that many nodes and visited at most the rest: an upper bound on how busy they were.
@@ -183,7 +216,9 @@ void GrainCheck::report(AppContext& ctx, std::uint64_t nodes) const {
   if (othersBusy > 0.5 || nodes < kWorthTelling) return;
   const auto& o = ctx.opts;
   std::string advice;
-  if (o.skeleton == skeletons::DepthBounded::name || o.skeleton == skeletons::Ordered::name)
+  if (o.spawnDepthAuto || o.budgetAuto)
+    advice = "the automatic grain splits a task only after --task-target-ms and while workers are hungry";
+  else if (o.skeleton == skeletons::DepthBounded::name || o.skeleton == skeletons::Ordered::name)
     advice = "tasks are cut only above --spawn-depth " + std::to_string(o.spawnDepth) +
              ": a larger -d cuts deeper, and --skeleton budget or stack_stealing split work while it runs";
   else if (o.skeleton == skeletons::Budget::name)

@@ -60,6 +60,7 @@ struct RankSummary {
 struct Report {
   std::string policy;
   std::vector<RankSummary> ranks;  // rank order
+  double setupSeconds = 0;         // rank 0: board windows, session collectives, comm thread start (not in the search's time)
 };
 
 // One rank's share of the result and its worker counters, in the wire format. One serialize for
@@ -187,6 +188,10 @@ class Launch {
     if (s.incumbent().hasBound()) session.offerBound(encodeObjective(s.incumbent().bound()));
 
     session.start();
+    // The search's time starts here: the board's windows, the collectives and the comm thread's
+    // start are set-up, reported apart (Report::setupSeconds).
+    const auto setupEnd = std::chrono::steady_clock::now();
+    const double setupSeconds = std::chrono::duration<double>(setupEnd - t0).count();
     std::thread releaser([&] {
       session.waitTermination();
       rt.release();
@@ -209,7 +214,7 @@ class Launch {
     const int agreed = session.highestOf(static_cast<int>(s.stopFlag().reason()));
     s.stopFlag().request(static_cast<StopReason>(agreed));
     rt.finishAccounts();
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - setupEnd).count();
 
     const auto error = s.error();
     RankShare<Result> mine{s.collect(seconds), s.reports(), error ? modelThrew(error) : std::string()};
@@ -226,7 +231,7 @@ class Launch {
 
     Result total;
     total.seconds = seconds;
-    if (report_) *report_ = Report{session.policyName(), {}};
+    if (report_) *report_ = Report{session.policyName(), {}, setupSeconds};
     for (const auto& rep : reports) {
       RankShare<Result> share;
       comm::wire::Reader(rep.search)(share);

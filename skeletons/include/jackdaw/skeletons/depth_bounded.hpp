@@ -3,16 +3,20 @@
 //
 //   jackdaw::depth_bounded::Options o;  o.runtime.threads = 4;  o.spawnDepth = 3;
 //   auto r = jackdaw::depth_bounded::search<MyModel, jackdaw::Optimisation>(space, root, params, o);
+//   o.grain.automatic = true;   // or: start at spawnDepth and deepen where tasks run long (detail/grain.hpp)
 //
 // Children the bound already prunes are never spawned (the engine bound-tests before spawn()).
 #pragma once
+
+#include <atomic>
 
 #include "jackdaw/skeletons/detail/depth_pool_search.hpp"
 
 namespace jackdaw::depth_bounded {
 
 struct Options : ParallelOptions {
-  int spawnDepth = 2;  // children of nodes above this depth become tasks
+  int spawnDepth = 2;    // children of nodes above this depth become tasks
+  GrainOptions grain{};  // automatic: the cutoff deepens while it runs (detail/grain.hpp)
 };
 
 template <SearchModel M, SearchKind K, class Launch = detail::LocalLaunch>
@@ -20,12 +24,54 @@ SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
                           const typename SearchTypes<M, K>::Params& params, StopFlag& stop, const Options& opts,
                           Launch&& launch = {}) {
   using S = detail::DepthPoolSearch<M, K>;
+  using Clock = detail::GrainClock;
   struct Hooks {
     S& s;
     int cutoff;
     bool spawnsChildrenOf(int depth) const { return depth < cutoff; }
     void spawn(typename M::Node&& child, int depth) { s.push({std::move(child), depth}); }
   };
+  // One cutoff per search (per rank), only ever deepened. A task checks every kEvery backtracks
+  // whether anyone is hungry (two relaxed loads), and only then reads the clock.
+  constexpr unsigned kEvery = 64;
+  struct AutoHooks {
+    S& s;
+    std::atomic<int>& cutoff;
+    detail::AutoGrain& grain;
+    double target;
+    Clock::time_point since = Clock::now();
+    unsigned countdown = kEvery;
+    bool spawnsChildrenOf(int depth) const { return depth < cutoff.load(std::memory_order_relaxed); }
+    void spawn(typename M::Node&& child, int depth) { s.push({std::move(child), depth}); }
+    void afterBacktrack(DepthFirst<M, K, AutoHooks>& dfs) {
+      if (--countdown != 0) return;
+      countdown = kEvery;
+      if (!s.hungry()) return;
+      const auto now = Clock::now();
+      if (std::chrono::duration<double>(now - since).count() < target) return;
+      since = now;
+      const int level = detail::splitIntoPool(s, dfs);
+      if (level < 0) return;
+      // The level just split off fans out one more level when its tasks run, as does every
+      // later node that shallow.
+      int cur = cutoff.load(std::memory_order_relaxed);
+      while (cur < level + 1 && !cutoff.compare_exchange_weak(cur, level + 1, std::memory_order_relaxed)) {
+      }
+      grain.value = std::max<std::uint64_t>(grain.value, static_cast<std::uint64_t>(level + 1));
+      ++grain.changes;
+    }
+  };
+  if (opts.grain.automatic) {
+    std::atomic<int> cutoff{opts.spawnDepth};
+    const double target = opts.grain.targetSeconds;
+    return detail::searchFromRoot<M, K>(space, std::move(root), params, stop, opts, std::forward<Launch>(launch),
+                                        [&cutoff, target](S& s) {
+                                          detail::AutoGrain& g = s.self().grain;
+                                          const int c = cutoff.load(std::memory_order_relaxed);
+                                          g.value = std::max<std::uint64_t>(g.value, static_cast<std::uint64_t>(c));
+                                          return AutoHooks{s, cutoff, g, target};
+                                        });
+  }
   const int cutoff = opts.spawnDepth;
   return detail::searchFromRoot<M, K>(space, std::move(root), params, stop, opts, std::forward<Launch>(launch),
                                       [cutoff](S& s) { return Hooks{s, cutoff}; });

@@ -32,7 +32,8 @@ SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
   NodeRules<M, K> rules(space, params, &incumbent, stop);
   LiveNodes::Registration counted(live, {&rules.stats});
   NoHooks hooks;
-  DepthFirst<M, K> dfs(rules, hooks);
+  DfsStack<M, K> frames;
+  DepthFirst<M, K> dfs(rules, hooks, frames);
   runHot<M>([&] { dfs.run(std::move(root), 0); });
 
   SearchResult<M, K> r;

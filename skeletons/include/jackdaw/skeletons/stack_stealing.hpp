@@ -31,7 +31,7 @@ SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
     std::size_t perSplit;
     void afterNode(DepthFirst<M, K, Hooks>& dfs) {
       if (!s.hungry()) return;
-      dfs.splitShallowest(perSplit, [this](typename M::Node&& c, int d) { s.push({std::move(c), d}); });
+      detail::splitIntoPool(s, dfs, perSplit);
     }
   };
   return detail::searchFromRoot<M, K>(space, std::move(root), params, stop, opts, std::forward<Launch>(launch),

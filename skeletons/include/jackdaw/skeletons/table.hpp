@@ -32,6 +32,9 @@ struct Settings {
   ParallelOptions parallel{};     // workers, binding, reports, observers (every parallel skeleton)
   int spawnDepth = 2;             // depth_bounded, ordered (-d)
   std::uint64_t budget = 100000;  // budget (-b)
+  bool spawnDepthAuto = false;    // depth_bounded (-d auto): the cutoff deepens from spawnDepth
+  bool budgetAuto = false;        // budget (-b auto): each worker picks its budget
+  double grainTargetSeconds = GrainOptions{}.targetSeconds;  // what the automatic grain aims at
   bool chunked = false;           // stack_stealing (--chunked)
   bool discrepancy = false;       // ordered (--discrepancy)
 };
@@ -67,6 +70,7 @@ struct DepthBounded : ParallelRow<DepthBounded> {
   static depth_bounded::Options options(const Settings& s) {
     depth_bounded::Options o{s.parallel};
     o.spawnDepth = s.spawnDepth;
+    o.grain = {s.spawnDepthAuto, s.grainTargetSeconds};
     return o;
   }
   template <SearchModel M, SearchKind K, class... A>
@@ -78,6 +82,7 @@ struct Budget : ParallelRow<Budget> {
   static budget::Options options(const Settings& s) {
     budget::Options o{s.parallel};
     o.budget = s.budget;
+    o.grain = {s.budgetAuto, s.grainTargetSeconds};
     return o;
   }
   template <SearchModel M, SearchKind K, class... A>

@@ -76,8 +76,11 @@ class GrainCheck {
   void report(AppContext& ctx, std::uint64_t nodes) const;
 
  private:
+  void reportAutomatic(AppContext& ctx) const;
   std::uint64_t largest_ = 0;
   int workers_ = 0;  // across ranks
+  std::vector<std::uint64_t> chosen_;  // -d auto / -b auto: each worker's final setting (last search)
+  std::uint64_t changes_ = 0;          // and how often the workers changed it
 };
 
 // Checkpoint and resume around the searches of one runSearch call (non-template parts).

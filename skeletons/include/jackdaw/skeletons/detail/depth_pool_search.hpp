@@ -8,6 +8,8 @@
 //                                       [](S& s) { return Hooks{s, ...}; });
 #pragma once
 
+#include <cstddef>
+#include <limits>
 #include <utility>
 
 #include "jackdaw/core/work_pool.hpp"
@@ -17,6 +19,18 @@ namespace jackdaw::detail {
 
 template <SearchModel M, SearchKind K>
 using DepthPoolSearch = ParallelSearch<M, K, DepthPool<Task<typename M::Node>>>;
+
+// Hands up to maxTasks unexplored siblings of the shallowest open level of `dfs` to the pool;
+// returns their depth, or -1 if there were none.
+template <class S, class Dfs>
+int splitIntoPool(S& s, Dfs& dfs, std::size_t maxTasks = std::numeric_limits<std::size_t>::max()) {
+  int depth = -1;
+  dfs.splitShallowest(maxTasks, [&](auto&& c, int d) {
+    depth = d;
+    s.push({std::move(c), d});
+  });
+  return depth;
+}
 
 template <SearchModel M, SearchKind K, class Launch, class HooksFor>
 SearchResult<M, K> searchFromRoot(const typename M::Space& space, typename M::Node root,

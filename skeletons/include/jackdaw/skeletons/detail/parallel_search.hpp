@@ -45,6 +45,7 @@
 #include "jackdaw/core/search_observer.hpp"
 #include "jackdaw/core/worker_report.hpp"
 #include "jackdaw/core/worker_runtime.hpp"
+#include "jackdaw/skeletons/detail/grain.hpp"
 #include "jackdaw/skeletons/detail/parallel_options.hpp"
 
 namespace jackdaw::detail {
@@ -72,6 +73,7 @@ class ParallelSearch {
     DfsStack<M, K> stack;                    // every task's frames on this worker (kept between tasks)
     std::vector<std::pair<Node, int>> kept;  // unexplored work, when keepUnexplored() is on
     std::uint64_t largestTask = 0;           // the most nodes one task visited on this worker
+    AutoGrain grain;                         // this worker's setting under an automatic grain (grain.hpp)
     // The task running on this worker and its node count when it began (kept only while an
     // observer records the task tree: the parent and spawn point of what it pushes).
     std::uint64_t runningTask = kNoParentTask;
@@ -232,7 +234,8 @@ class ParallelSearch {
     for (int i = 0; i < rt_.slots(); ++i) {
       const WorkerAccount& a = rt_.account(i);
       const Slot& slot = *slots_[static_cast<std::size_t>(i)];
-      out.push_back({i, a.tasks(), slot.rules.stats, a.workTotal(), a.idleTotal(), a.workRate(), slot.largestTask});
+      out.push_back({i, a.tasks(), slot.rules.stats, a.workTotal(), a.idleTotal(), a.workRate(), slot.largestTask,
+                     slot.grain.value, slot.grain.changes});
     }
     return out;
   }

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""The cost of generality on NS: each skeleton against seq, 2 workers against 1, 2 ranks against 2 workers.
+
+    bench/engine/overhead.py [--ns build/apps/ns/ns] [--baseline OLD_NS] [--genus 35] [--reps 5]
+                             [--out FILE] [--note TEXT]
+
+Runs, in one alternating session (the order rotated each repetition, so drift in the machine's
+load reaches every variant alike):
+  seq; budget -b 100000, depth_bounded -d 20 and stack_stealing with 1 worker; budget with
+  2 workers; budget on 2 MPI ranks x 1 worker (mpirun -n 2, Open MPI's default binding: a core each).
+Time is the search time ns reports ("time:", rank 0; MPI start-up excluded); every run must count
+the same nodes and semigroups as seq. Reports per variant the median [min, max] and nodes/s, and
+the ratios the engine aims at (median of the per-repetition ratios, with their range):
+  skeleton, 1 worker / seq (goal <= 1.03); budget 1 worker / 2 workers (goal >= 1.95);
+  2 workers / 2 ranks x 1 worker (goal >= 0.95).
+With --baseline, every variant also runs with that binary (an older build), alternated with the
+new one inside each repetition, and each table is given for both.
+"""
+import argparse
+import datetime
+import os
+import platform
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+MPIRUN = ["mpirun", "--oversubscribe", "--allow-run-as-root", "-n", "2"]
+
+VARIANTS = [
+    ("seq", [], ["--skeleton", "seq"]),
+    ("budget, 1 worker", [], ["--skeleton", "budget", "-b", "100000", "--threads", "1"]),
+    ("depth_bounded -d 20, 1 worker", [], ["--skeleton", "depth_bounded", "-d", "20", "--threads", "1"]),
+    ("stack_stealing, 1 worker", [], ["--skeleton", "stack_stealing", "--threads", "1"]),
+    ("budget, 2 workers", [], ["--skeleton", "budget", "-b", "100000", "--threads", "2"]),
+    ("budget, 2 ranks x 1 worker", MPIRUN, ["--skeleton", "budget", "-b", "100000", "--threads", "1"]),
+]
+# (label, numerator variant, denominator variant, goal text): ratios of times.
+RATIOS = [
+    ("budget 1 worker / seq", 1, 0, "<= 1.03"),
+    ("depth_bounded -d 20 1 worker / seq", 2, 0, "<= 1.03"),
+    ("stack_stealing 1 worker / seq", 3, 0, "<= 1.03"),
+    ("budget: 1 worker / 2 workers (speedup)", 1, 4, ">= 1.95"),
+    ("2 workers / 2 ranks x 1 worker", 4, 5, ">= 0.95"),
+]
+
+
+def run(prefix, ns, genus, args):
+    cmd = prefix + [ns, "-g", str(genus)] + args
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    if p.returncode != 0:
+        sys.exit(f"failed ({p.returncode}): {shlex.join(cmd)}\n{p.stdout}{p.stderr}")
+    get = lambda k: re.search(rf"^{k}: ([0-9.e+-]+)", p.stdout, re.M).group(1)
+    return float(get("time")), int(get("nodes")), int(get("total"))
+
+
+def cpu_model():
+    for line in open("/proc/cpuinfo"):
+        if line.startswith("model name"):
+            return line.split(":", 1)[1].strip()
+    return platform.processor() or "?"
+
+
+def spread(xs, fmt="{:.3f}"):
+    return f"{fmt.format(statistics.median(xs))} [{fmt.format(min(xs))}, {fmt.format(max(xs))}]"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--ns", default=os.path.join(ROOT, "build", "apps", "ns", "ns"))
+    ap.add_argument("--baseline", help="an older ns binary to alternate with")
+    ap.add_argument("--genus", type=int, default=35)
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--out")
+    ap.add_argument("--note", default="")
+    a = ap.parse_args()
+
+    binaries = [("new", a.ns)] + ([("baseline", a.baseline)] if a.baseline else [])
+    times = {b: [[] for _ in VARIANTS] for b, _ in binaries}
+    seen = set()
+    for rep in range(a.reps):
+        order = list(range(len(VARIANTS)))
+        order = order[rep % len(order):] + order[:rep % len(order)]
+        for i in order:
+            name, prefix, args = VARIANTS[i]
+            for b, path in (binaries if rep % 2 == 0 else binaries[::-1]):
+                t, nodes, total = run(prefix, path, a.genus, args)
+                times[b][i].append(t)
+                seen.add((nodes, total))
+                print(f"rep {rep + 1}: {b:8s} {name:32s} {t:.3f} s", flush=True)
+    if len(seen) != 1:
+        sys.exit(f"the variants disagree on (nodes, semigroups): {sorted(seen)}")
+    nodes, total = seen.pop()
+
+    out = []
+    say = out.append
+    say(f"- command: `bench/engine/overhead.py {' '.join(shlex.quote(x) for x in sys.argv[1:])}`")
+    say(f"- machine: {cpu_model()}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}")
+    say(f"- date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; load average at the end "
+        f"{os.getloadavg()[0]:.2f}")
+    say(f"- ns -g {a.genus}: {nodes} nodes, {total} semigroups in every variant; {a.reps} repetitions, order rotated")
+    if a.note:
+        say(f"- note: {a.note}")
+    say("")
+    for b, path in binaries:
+        say("")
+        say(f"### {b}: `{path}`")
+        say("")
+        say("| variant | seconds, median [min, max] | M nodes/s (median) |")
+        say("|---|---|---|")
+        for (name, _, _), ts in zip(VARIANTS, times[b]):
+            say(f"| {name} | {spread(ts)} | {nodes / statistics.median(ts) / 1e6:.1f} |")
+        say("")
+        say("| ratio of times | per repetition, median [min, max] | goal |")
+        say("|---|---|---|")
+        for label, n, d, goal in RATIOS:
+            rs = [x / y for x, y in zip(times[b][n], times[b][d])]
+            say(f"| {label} | {spread(rs)} | {goal} |")
+    text = "\n".join(out) + "\n"
+    print(text)
+    if a.out:
+        with open(a.out, "w") as f:
+            f.write(text)
+
+
+if __name__ == "__main__":
+    main()

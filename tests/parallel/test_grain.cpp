@@ -1,0 +1,122 @@
+// The automatic grain (-b auto, -d auto): the flags, that it really changes the setting, and that
+// the answer stays the seq answer (every SkeletonVsSeq test also runs budget_auto and
+// depth_bounded_auto, through skeleton_runner.hpp).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "../core/toy_models.hpp"
+#include "jackdaw/app/options.hpp"
+#include "jackdaw/core/errors.hpp"
+#include "jackdaw/skeletons/budget.hpp"
+#include "jackdaw/skeletons/depth_bounded.hpp"
+
+using namespace jackdaw;
+
+namespace {
+app::CommonOptions parse(std::vector<std::string> args) {
+  CLI::App cli{"test"};
+  app::CommonOptions o;
+  const auto policies = comm::PolicyRegistry::builtin();
+  app::addCommonOptions(cli, o, policies);
+  std::reverse(args.begin(), args.end());
+  cli.parse(args);
+  return o;
+}
+
+// The complete binary tree, each node costing a little work, so that tasks last measurable time.
+struct SlowTree : toy::BinaryTree {
+  struct Generator : toy::BinaryTree::Generator {
+    Generator(const Space& s, const Node& p) : toy::BinaryTree::Generator(s, p) {
+      volatile std::uint64_t x = p.path;
+      for (int i = 0; i < 200; ++i) x = x * 6364136223846793005ULL + 1;
+    }
+  };
+};
+using Count = Enumeration<CountNodes>;
+constexpr int kDepth = 16;  // 2^17 - 1 nodes
+constexpr std::uint64_t kNodes = (std::uint64_t{1} << (kDepth + 1)) - 1;
+
+std::uint64_t changes(const std::vector<WorkerReport>& ws) {
+  std::uint64_t n = 0;
+  for (const auto& w : ws) n += w.grainChanges;
+  return n;
+}
+}  // namespace
+
+TEST(GrainFlags, BudgetAndSpawnDepthTakeAutoOrANumber) {
+  auto o = parse({"-b", "auto"});
+  EXPECT_TRUE(o.budgetAuto);
+  o = parse({"-b", "500"});
+  EXPECT_FALSE(o.budgetAuto);
+  EXPECT_EQ(o.budget, 500u);
+  o = parse({"-d", "auto", "--task-target-ms", "5"});
+  EXPECT_TRUE(o.spawnDepthAuto);
+  EXPECT_DOUBLE_EQ(o.taskTargetMs, 5.0);
+  o = parse({"-d", "7"});
+  EXPECT_FALSE(o.spawnDepthAuto);
+  EXPECT_EQ(o.spawnDepth, 7);
+  EXPECT_THROW(parse({"-b", "0"}), CLI::ParseError);
+  EXPECT_THROW(parse({"-b", "lots"}), CLI::ParseError);
+  EXPECT_THROW(parse({"-d", "-1"}), CLI::ParseError);
+  EXPECT_THROW(parse({"--task-target-ms", "0"}), CLI::ParseError);
+}
+
+TEST(GrainFlags, AutoOnlyWhereItMeansSomething) {
+  auto o = parse({"--skeleton", "depth_bounded", "-b", "auto"});
+  EXPECT_THROW(app::validate(o), InputError);
+  o = parse({"--skeleton", "ordered", "-d", "auto"});
+  EXPECT_THROW(app::validate(o), InputError);
+  o = parse({"--skeleton", "budget", "-b", "auto", "--trace", "t.jdtrace"});
+  EXPECT_THROW(app::validate(o), InputError);
+  o = parse({"--skeleton", "budget", "-b", "auto"});
+  EXPECT_NO_THROW(app::validate(o));
+  o = parse({"--skeleton", "depth_bounded", "-d", "auto"});
+  EXPECT_NO_THROW(app::validate(o));
+}
+
+// One worker: the budget starts small and is retuned at every split towards the target; the
+// count is the tree's.
+TEST(AutoBudget, RetunesTowardsTheTarget) {
+  budget::Options o;
+  o.runtime.threads = 1;
+  o.grain = {true, 0.002};
+  std::vector<WorkerReport> ws;
+  o.workers = &ws;
+  SearchParams<long long> p;
+  p.maxDepth = kDepth;
+  const auto r = budget::search<SlowTree, Count>({}, SlowTree::Node{}, p, o);
+  EXPECT_EQ(r.enumerator.get(), kNodes);
+  ASSERT_EQ(ws.size(), 1u);
+  EXPECT_GT(ws[0].grainChanges, 0u);
+  EXPECT_NE(ws[0].grain, detail::AutoGrain::kFirstBudget);
+  EXPECT_GE(ws[0].grain, detail::AutoGrain::kMinBudget);
+}
+
+// Two workers and a cutoff of 0: fixed, the root is the only task and the second worker never
+// works. Automatic, the root task splits once it has run past the target with a worker hungry,
+// the cutoff deepens, and both workers run tasks.
+TEST(AutoSpawnDepth, DeepensWhenOneTaskHoldsTheWork) {
+  depth_bounded::Options o;
+  o.runtime.threads = 2;
+  o.spawnDepth = 0;
+  std::vector<WorkerReport> fixed, automatic;
+  SearchParams<long long> p;
+  p.maxDepth = kDepth;
+  o.workers = &fixed;
+  EXPECT_EQ((depth_bounded::search<SlowTree, Count>({}, SlowTree::Node{}, p, o).enumerator.get()), kNodes);
+  std::uint64_t tasks = 0;
+  for (const auto& w : fixed) tasks += w.tasks;
+  EXPECT_EQ(tasks, 1u);
+  EXPECT_EQ(changes(fixed), 0u);
+
+  o.grain = {true, 200e-6};
+  o.workers = &automatic;
+  EXPECT_EQ((depth_bounded::search<SlowTree, Count>({}, SlowTree::Node{}, p, o).enumerator.get()), kNodes);
+  EXPECT_GT(changes(automatic), 0u);
+  std::uint64_t deepest = 0;
+  for (const auto& w : automatic) deepest = std::max(deepest, w.grain);
+  EXPECT_GE(deepest, 1u);
+  for (const auto& w : automatic) EXPECT_GT(w.tasks, 0u) << "worker " << w.worker << " never ran a task";
+}
