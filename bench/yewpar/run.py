@@ -117,8 +117,8 @@ def main():
     say(f"- Jackdaw: median [min, max] of {a.reps} runs, seconds of search as the app reports them; "
         "variants alternated (order rotated each repetition)")
     say("- YewPar: master with HPX 1.9.1 (Release, MPI parcelport), median of 3 runs on an idle 2-vCPU Xeon at "
-        "2.0 GHz (this machine kind), milliseconds of search as YewPar prints them; on 2 cores YewPar has one "
-        "search worker (HPX keeps one thread for its runtime)")
+        "2.0 GHz, milliseconds of search as YewPar prints them; on 2 cores YewPar has one search worker (HPX "
+        "keeps one thread for its runtime). If the machine above is not that Xeon, the ratios mix two machines.")
     if a.note:
         say(f"- note: {a.note}")
     say("")

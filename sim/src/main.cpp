@@ -74,8 +74,13 @@ int main(int argc, char** argv) {
   std::string corunPolicy;
   app.add_option("--corun-policy", corunPolicy, "The co-running job's victim policy (default: --policy)")->check(CLI::IsMember(registry.names()));
   app.add_option("--comm-cost-us", cfg.commCostUs, "CPU a comm actor spends per message it handles (µs)")->capture_default_str()->check(CLI::Range(0.0, 1e6));
+  std::string steal = "half";
+  app.add_option("--steal", steal, "Tasks a victim rank gives per steal: half its spare tasks (half) or one (one), as the apps' --steal")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"one", "half"}));
   app.add_option("--out", out, "Write the run as JSON (the shape of an app's --stats) to this file");
   CLI11_PARSE(app, argc, argv);
+  cfg.comm.stealHalf = steal == "half";
 
   jackdaw::trace::Trace trace, corun;
   try {

@@ -299,9 +299,11 @@ class CommActor {
         backoff = static_cast<double>(o_.minSleep.count());
         continue;
       }
-      const double cap = static_cast<double>(inflight_ ? o_.minSleep.count()
+      // As CommThread::run's sleep cap.
+      const double cap = static_cast<double>(inflight_                            ? o_.minSleep.count()
                                              : lastRecord_.pooled > 0 && !o_.doorbell ? o_.victimMaxSleep.count()
-                                                                                      : o_.maxSleep.count());
+                                             : o_.doorbell && r_.idle == 0           ? o_.busyMaxSleep.count()
+                                                                                     : o_.maxSleep.count());
       backoff = std::min(backoff, cap);
       if (!r_.woken) r_.commWake->wait_for(lock, backoff * 1e-6);
       r_.woken = false;
@@ -337,7 +339,10 @@ class CommActor {
     lastRequestNs_ = at;
     auto* a = new Msg{Msg::Reply, r_.id, q.id, false, 0, {}};
     double bytes = kReplyHeader;
-    if (!job_.done && r_.stealable() > 0) {
+    // As SearchWork::giveAway: half the spare tasks (at least one) or one, shallowest first.
+    const std::size_t spare = job_.done ? 0 : r_.stealable();
+    const std::size_t want = spare == 0 ? 0 : o_.stealHalf ? std::max<std::size_t>(1, spare / 2) : 1;
+    for (std::size_t i = 0; i < want; ++i) {
       const std::uint64_t id = r_.pool.takeShallowest();
       a->tasks.push_back(id);
       bytes += job_.trace->tasks[id].bytes;
@@ -644,7 +649,7 @@ nlohmann::json report(Running& run) {
   out["complete"] = job.done && tasksRun == job.total;
   out["stats"] = {{"nodes", nodes}, {"tasks", tasksRun}};
   out["options"] = {{"policy", cfg.policy}, {"threads", cfg.workers}, {"seed", cfg.seed}, {"board", comm::boardSchemeName(cfg.board)},
-                    {"constants", cfg.policyParams}};
+                    {"steal", cfg.comm.stealHalf ? "half" : "one"}, {"constants", cfg.policyParams}};
   out["distributed"] = {{"ranks", cfg.ranks},
                         {"herding", comm::herding(comms)},
                         {"board", comm::boardSummary(comms)},

@@ -110,6 +110,9 @@ Shares holderShare(const std::string& policy, int size, BoardScheme board = Boar
   cfg.policy = policy;
   cfg.policies = &reg;
   cfg.opts.seed = 5;
+  // One task per steal: the work stays on one rank, so every choice can be judged against the
+  // board (half-steals would spread it to the thieves at the first grants).
+  cfg.opts.stealHalf = false;
   cfg.board = board;
   cfg.boardSample = sample;
   auto r = runTree(cfg);

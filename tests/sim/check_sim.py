@@ -41,16 +41,17 @@ def replay(sim, trace):
     bad = 0
     with tempfile.TemporaryDirectory() as d:
         for policy in POLICIES:
-            for board in ("all", "sample"):
+            # Both steal sizes on the pushed board; the default (half) on the sampled one.
+            for board, steal in (("all", "half"), ("all", "one"), ("sample", "half")):
                 for ranks in (1, 2, 4):
                     out = os.path.join(d, "r.json")
                     p, j = run(sim, [trace, "--platform", "study", "--hosts", str(ranks), "--workers", "2",
-                                     "--policy", policy, "--board", board, "--seed", "3"], out)
+                                     "--policy", policy, "--board", board, "--steal", steal, "--seed", "3"], out)
                     ok = p.returncode == 0 and j["complete"] and j["stats"]["nodes"] == want_nodes and \
                         j["stats"]["tasks"] == want_tasks and j["distributed"]["totals"]["nodes"] == want_nodes
                     if ranks == 1 and ok:
                         ok = j["distributed"]["totals"]["steal_requests"] == 0
-                    print(f"{policy:13s} {board:6s} {ranks} ranks: "
+                    print(f"{policy:13s} {board:6s} steal {steal:4s} {ranks} ranks: "
                           f"{'ok' if ok else 'FAILED'} nodes {j['stats']['nodes'] if j else '-'} / {want_nodes}, "
                           f"tasks {j['stats']['tasks'] if j else '-'} / {want_tasks}"
                           f"{'' if p.returncode == 0 else ' exit ' + str(p.returncode) + ': ' + p.stderr.strip()}")

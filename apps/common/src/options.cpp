@@ -141,6 +141,11 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
       ->capture_default_str()
       ->check(CLI::Range(0.001, 1e6));
   app.add_flag("--chunked", o.chunked, "stack_stealing: hand over a whole level instead of one node");
+  app.add_option("--steal", o.steal,
+                 "Between ranks: a victim gives half its spare tasks, shallowest first (half), or one task per steal "
+                 "as YewPar does (one)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"one", "half"}));
   app.add_flag("--discrepancy", o.discrepancy, "ordered: run tasks in discrepancy order");
   app.add_option("--stats", o.statsFile, "Write full statistics as JSON to this file");
   app.add_option("--seed", o.seed, "Seed for randomised choices (victim selection)")->capture_default_str();

@@ -53,7 +53,7 @@ comm::SessionConfig sessionConfig(const AppContext& ctx) {
   c.board = comm::parseBoardScheme(ctx.opts.board);
   c.boardSample = ctx.opts.boardSample;
   c.comm.doorbell = ctx.opts.doorbell;
-  c.comm.stealHalf = ctx.opts.chunked;
+  c.comm.stealHalf = ctx.opts.steal == "half" || ctx.opts.chunked;
   c.comm.seed = ctx.opts.seed;
   c.comm.testDelayMaxUs = ctx.opts.testCommDelayUs;
   c.comm.watchdogSeconds = ctx.opts.watchdogSeconds;

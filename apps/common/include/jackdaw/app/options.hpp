@@ -29,6 +29,7 @@ struct CommonOptions {
   bool budgetAuto = false;             // -b auto: each worker picks its budget from measured time
   double taskTargetMs = 2.0;           // --task-target-ms: what -d auto / -b auto aim a task's slice at
   bool chunked = false;                // stack_stealing: hand over a whole level
+  std::string steal = "half";          // --steal one|half: tasks a victim rank gives per steal
   bool discrepancy = false;            // ordered: discrepancy order instead of left-to-right
   std::string statsFile;               // --stats FILE (JSON)
   std::uint64_t seed = 1;

@@ -8,7 +8,7 @@
 //                        shallowest unexplored level at once, and the cutoff deepens to that level
 //                        so that later tasks that shallow fan out too.
 //
-// The target trades the cost of making a task (about a microsecond here, measured in
+// The target trades the cost of making a task (about half a microsecond here,
 // bench/results/engine_overhead.md) against how soon a hungry worker is fed.
 #pragma once
 
