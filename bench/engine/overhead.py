@@ -17,9 +17,7 @@ With --baseline, every variant also runs with that binary (an older build), alte
 new one inside each repetition, and each table is given for both.
 """
 import argparse
-import datetime
 import os
-import platform
 import re
 import shlex
 import statistics
@@ -27,6 +25,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+import benchlib  # noqa: E402  (bench/benchlib.py)
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 MPIRUN = ["mpirun", "--oversubscribe", "--allow-run-as-root", "-n", "2"]
 
@@ -56,12 +56,6 @@ def run(prefix, ns, genus, args):
     get = lambda k: re.search(rf"^{k}: ([0-9.e+-]+)", p.stdout, re.M).group(1)
     return float(get("time")), int(get("nodes")), int(get("total"))
 
-
-def cpu_model():
-    for line in open("/proc/cpuinfo"):
-        if line.startswith("model name"):
-            return line.split(":", 1)[1].strip()
-    return platform.processor() or "?"
 
 
 def spread(xs, fmt="{:.3f}"):
@@ -98,8 +92,8 @@ def main():
     out = []
     say = out.append
     say(f"- command: `bench/engine/overhead.py {' '.join(shlex.quote(x) for x in sys.argv[1:])}`")
-    say(f"- machine: {cpu_model()}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}")
-    say(f"- date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; load average at the end "
+    say(f"- machine: {benchlib.machine()}")
+    say(f"- date: {benchlib.utc_now()}; load average at the end "
         f"{os.getloadavg()[0]:.2f}")
     say(f"- ns -g {a.genus}: {nodes} nodes, {total} semigroups in every variant; {a.reps} repetitions, order rotated")
     if a.note:
@@ -120,10 +114,7 @@ def main():
             rs = [x / y for x, y in zip(times[b][n], times[b][d])]
             say(f"| {label} | {spread(rs)} | {goal} |")
     text = "\n".join(out) + "\n"
-    print(text)
-    if a.out:
-        with open(a.out, "w") as f:
-            f.write(text)
+    benchlib.emit(text, a.out)
 
 
 if __name__ == "__main__":

@@ -11,17 +11,14 @@ enumeration, the same node count. The table gives the median per value, the best
 auto's and the default's time over the best's (the goal: auto within 1.10 everywhere).
 """
 import argparse
-import datetime
-import json
 import os
-import platform
 import shlex
 import statistics
-import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+import benchlib  # noqa: E402  (bench/benchlib.py)
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 MPIRUN = ["mpirun", "--oversubscribe", "--allow-run-as-root", "-n"]
 
@@ -41,28 +38,13 @@ CONFIGS = [("1 rank x 1", 1, 1), ("1 rank x 2", 1, 2), ("2 ranks x 1", 2, 1), ("
 
 
 def run_once(build, app, args, key, skel, flag, value, ranks, threads):
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
-        stats = f.name
-    try:
-        cmd = (MPIRUN + [str(ranks)] if ranks > 1 else []) + [os.path.join(build, "apps", app, app)] + args + [
-            "--skeleton", skel, flag, value, "--threads", str(threads), "--stats", stats]
-        p = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=900)
-        if p.returncode != 0:
-            sys.exit(f"{shlex.join(cmd)} failed with exit {p.returncode}:\n{p.stdout}{p.stderr}")
-        with open(stats) as f:
-            doc = json.load(f)
-    finally:
-        os.unlink(stats)
+    cmd = (MPIRUN + [str(ranks)] if ranks > 1 else []) + [os.path.join(build, "apps", app, app)] + args + [
+        "--skeleton", skel, flag, value, "--threads", str(threads)]
+    doc = benchlib.run_stats(cmd, cwd=ROOT, timeout=900)
     answer = doc["result"].get(key, doc["stats"]["nodes"]) if key != "nodes" else doc["stats"]["nodes"]
     nodes = doc["stats"]["nodes"] if key != "omega" else None  # branch and bound's count varies
     return doc["seconds"], answer, nodes, doc.get("grain", {}).get("automatic")
 
-
-def cpu_model():
-    for line in open("/proc/cpuinfo"):
-        if line.startswith("model name"):
-            return line.split(":", 1)[1].strip()
-    return platform.processor() or "?"
 
 
 def main():
@@ -79,8 +61,8 @@ def main():
     say("# Automatic grain vs a sweep of fixed values")
     say("")
     say(f"- command: `bench/grain/sweep.py {' '.join(shlex.quote(x) for x in sys.argv[1:])}` (from the repository root)")
-    say(f"- machine: {cpu_model()}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}")
-    say(f"- date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC")
+    say(f"- machine: {benchlib.machine()}")
+    say(f"- date: {benchlib.utc_now()}")
     say(f"- {a.reps} repetitions, values rotated; seconds of search (rank 0), median; auto aims at the default "
         "--task-target-ms")
     if a.note:
@@ -114,10 +96,7 @@ def main():
                 say(f"| {label} | " + " | ".join(f"{med[v]:.3f}" for v in cols) +
                     f" | {flag} {best} | {med['auto'] / med[best]:.2f} | {med[default] / med[best]:.2f} | {chosen or '—'} |")
     text = "\n".join(out) + "\n"
-    print(text)
-    if a.out:
-        with open(a.out, "w") as f:
-            f.write(text)
+    benchlib.emit(text, a.out)
 
 
 if __name__ == "__main__":

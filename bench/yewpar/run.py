@@ -14,17 +14,14 @@ machine's load reaches all variants alike. Each run's answer and node count are 
 the known ones (a wrong answer stops the script).
 """
 import argparse
-import datetime
-import json
 import os
-import platform
 import shlex
 import statistics
-import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+import benchlib  # noqa: E402  (bench/benchlib.py)
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 
 SKELETONS = [
@@ -56,17 +53,7 @@ def binary(build, app):
 
 def run_once(build, row, skel_args):
     label, app, args, (key, want), nodes_want, _ = row
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
-        stats = f.name
-    try:
-        cmd = [binary(build, app)] + skel_args + ["--stats", stats] + args
-        p = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=1800)
-        if p.returncode != 0:
-            sys.exit(f"{shlex.join(cmd)} failed with exit {p.returncode}:\n{p.stdout}{p.stderr}")
-        with open(stats) as f:
-            doc = json.load(f)
-    finally:
-        os.unlink(stats)
+    doc = benchlib.run_stats([binary(build, app)] + skel_args + args, cwd=ROOT)
     nodes = doc["stats"]["nodes"]
     got = doc["result"].get(key, nodes) if key != "nodes" else nodes
     if want is not None and got != want:
@@ -75,12 +62,6 @@ def run_once(build, row, skel_args):
         sys.exit(f"{label} {shlex.join(skel_args)}: {nodes} nodes, expected {nodes_want}")
     return doc["seconds"], nodes
 
-
-def cpu_model():
-    for line in open("/proc/cpuinfo"):
-        if line.startswith("model name"):
-            return line.split(":", 1)[1].strip()
-    return platform.processor() or "?"
 
 
 def main():
@@ -111,8 +92,8 @@ def main():
     say("")
     cmd = "bench/yewpar/run.py " + " ".join(shlex.quote(x) for x in sys.argv[1:])
     say(f"- command: `{cmd.strip()}` (from the repository root)")
-    say(f"- machine: {cpu_model()}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}")
-    say(f"- date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; "
+    say(f"- machine: {benchlib.machine()}")
+    say(f"- date: {benchlib.utc_now()}; "
         f"load average at the end {os.getloadavg()[0]:.2f}")
     say(f"- Jackdaw: median [min, max] of {a.reps} runs, seconds of search as the app reports them; "
         "variants alternated (order rotated each repetition)")
@@ -132,10 +113,7 @@ def main():
         ratio = f"{y / 1000 / med:.2f}×" if y is not None else "—"
         say(f"| {r[0]} | {SKELETONS[i][0]} | {nodes[(r[0], i)]} | {med:.3f} [{min(ts):.3f}, {max(ts):.3f}] | {ys} | {ratio} |")
     text = "\n".join(out) + "\n"
-    print(text)
-    if a.out:
-        with open(a.out, "w") as f:
-            f.write(text)
+    benchlib.emit(text, a.out)
 
 
 if __name__ == "__main__":

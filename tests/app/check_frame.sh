@@ -37,6 +37,6 @@ nodes=$(sed -n 's/^nodes: //p' <<<"$out")
 check '[ "$(json "$s" "d[\"app\"], d[\"n\"], d[\"result\"][\"solutions\"], d[\"status\"], d[\"stats\"][\"nodes\"]")" = "defaults 9 352 complete $nodes" ]' \
   "finish writes --stats: the app, its field, its result, and the node count stdout shows"
 help=$("$defaults" --help)
-check 'grep -q "budget UINT.*=1234" <<<"$help"' "--help shows the app's default"
+check 'grep -q -- "--budget .*=1234" <<<"$help"' "--help shows the app's default"
 echo "$((9 - fails)) passed, $fails failed"
 [ $fails -eq 0 ]

@@ -6,22 +6,14 @@
 #include <vector>
 
 #include "jackdaw/app/options.hpp"
+#include "parse_common.hpp"
 #include "jackdaw/app/report.hpp"
 #include "jackdaw/core/worker_runtime.hpp"
 
 using namespace jackdaw;
 
 namespace {
-// Parse argv (without the program name) as an app would; throws CLI::ParseError on bad input.
-app::CommonOptions parse(std::vector<std::string> args) {
-  CLI::App cli{"test"};
-  app::CommonOptions o;
-  const auto policies = comm::PolicyRegistry::builtin();
-  app::addCommonOptions(cli, o, policies);
-  std::reverse(args.begin(), args.end());  // CLI11 takes the vector form back to front
-  cli.parse(args);
-  return o;
-}
+app::CommonOptions parse(std::vector<std::string> args) { return partest::parseCommon(std::move(args)); }
 }  // namespace
 
 TEST(PolicyFlags, DefaultsAreTheDissertations) {

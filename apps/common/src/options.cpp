@@ -120,8 +120,8 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
            o.spawnDepthAuto = v == "auto";
            if (!o.spawnDepthAuto) o.spawnDepth = static_cast<int>(std::stol(v));
          },
-         "depth_bounded/ordered: nodes above this depth become tasks; depth_bounded also takes auto (start at 2, "
-         "deepen where a task runs past --task-target-ms while workers are hungry)")
+         "depth_bounded/ordered: nodes above this depth become tasks; depth_bounded also takes auto (start at "
+         "the default depth, deepen where a task runs past --task-target-ms while workers are hungry)")
       ->default_str(std::to_string(o.spawnDepth))
       ->run_callback_for_default()
       ->check(autoOr(0, 1 << 20));
@@ -143,7 +143,7 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
   app.add_flag("--chunked", o.chunked, "stack_stealing: hand over a whole level instead of one node");
   app.add_option("--steal", o.steal,
                  "Between ranks: a victim gives half its spare tasks, shallowest first (half), or one task per steal "
-                 "as YewPar does (one)")
+                 "(one, the default before 24 Nov 2026)")
       ->capture_default_str()
       ->check(CLI::IsMember({"one", "half"}));
   app.add_flag("--discrepancy", o.discrepancy, "ordered: run tasks in discrepancy order");

@@ -12,8 +12,8 @@ namespace jackdaw::comm {
 struct CommOptions {
   int maxStealsInFlight = 1;    // outstanding steal requests of this rank
   // A victim gives half its spare tasks (at least one), shallowest first; false: one task per
-  // steal, as YewPar does. Half measured 5 % faster on NS at 2 ranks (a thief comes back half as
-  // often; bench/results/engine_overhead.md).
+  // steal (the default until 24 Nov 2026). Half measured 5 % faster on NS at 2 ranks: the thief
+  // came back for work a third as often (bench/results/engine_overhead.md).
   bool stealHalf = true;
   // Idle backoff: doubles from minSleep up to a cap. The cap is maxSleep when this rank has
   // nothing to give, victimMaxSleep when its pool holds tasks and thieves do not ring the doorbell

@@ -23,7 +23,7 @@ struct CommonOptions {
   std::string board = "all";           // load board scheme: all | sample
   int boardSample = 4;                 // --board sample: ranks read per choice
   bool doorbell = true;                // thieves ring the victim's doorbell with each request
-  int spawnDepth = 2;                  // -d (with -d auto: where the cutoff starts)
+  int spawnDepth = 2;                  // -d (with -d auto: the default, where the cutoff starts)
   std::uint64_t budget = 100000;       // -b, backtracks
   bool spawnDepthAuto = false;         // -d auto: depth_bounded deepens its cutoff where tasks run long
   bool budgetAuto = false;             // -b auto: each worker picks its budget from measured time

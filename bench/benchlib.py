@@ -1,0 +1,54 @@
+"""What the end-to-end benchmark scripts share: the machine line of a results file and its output.
+
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    import benchlib
+    say(f"- machine: {benchlib.machine()}")
+    doc = benchlib.run_stats([app, args...], cwd=ROOT)   # the run's --stats JSON; exits on failure
+    benchlib.emit(text, out_path_or_None)
+"""
+import datetime
+import json
+import os
+import platform
+import shlex
+import subprocess
+import sys
+import tempfile
+
+
+def cpu_model():
+    for line in open("/proc/cpuinfo"):
+        if line.startswith("model name"):
+            return line.split(":", 1)[1].strip()
+    return platform.processor() or "?"
+
+
+def machine():
+    return f"{cpu_model()}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}"
+
+
+def utc_now():
+    return f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC"
+
+
+def emit(text, out=None):
+    """Print the results text and, if `out` is given, write it there too."""
+    print(text)
+    if out:
+        with open(out, "w") as f:
+            f.write(text)
+
+
+def run_stats(cmd, cwd=None, timeout=1800):
+    """Run an app command with `--stats FILE` appended; return the JSON. A failed run ends the script."""
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+        stats = f.name
+    try:
+        full = list(cmd) + ["--stats", stats]
+        p = subprocess.run(full, capture_output=True, text=True, cwd=cwd, timeout=timeout)
+        if p.returncode != 0:
+            sys.exit(f"{shlex.join(full)} failed with exit {p.returncode}:\n{p.stdout}{p.stderr}")
+        with open(stats) as f:
+            return json.load(f)
+    finally:
+        os.unlink(stats)
