@@ -19,7 +19,8 @@
 namespace jackdaw {
 
 struct GrainOptions {
-  bool automatic = false;      // choose the setting from measured time (the skeleton's value is the start)
+  bool automatic = false;        // choose the setting from measured time (budget: from 1,024
+                                 // backtracks; spawn depth: from the skeleton's spawnDepth)
   double targetSeconds = 0.002;  // how long a worker keeps its work between two splits
 };
 
