@@ -27,6 +27,12 @@ def machine():
     return f"{cpu_model()}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}"
 
 
+def shown(path, root=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")):
+    """A path as a results file should show it: relative to the repository when inside it."""
+    rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
+    return rel if not rel.startswith("..") else path
+
+
 def utc_now():
     return f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC"
 

@@ -15,6 +15,9 @@ Three parts, each alternating its variants within every round (A B A B ...):
 """
 import argparse, json, os, statistics, subprocess, sys, time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import benchlib  # noqa: E402  (bench/benchlib.py)
+
 MPI = ["mpirun", "--oversubscribe", "--allow-run-as-root"]
 
 
@@ -126,7 +129,7 @@ def report(a, out, cost_rows, stale_rows, bell_rows):
     L.append(f"- command: `bench/board/run.py --build {a.build} --rounds {a.rounds} --ranks "
              f"{','.join(map(str, a.ranks))} --genus {a.genus} --bell-rounds {a.bell_rounds}` (raw rows in `{out}`"
              f"{'; tables re-made from them with --from' if a.source else ''})")
-    L.append(f"- machine: {open('/proc/cpuinfo').read().split('model name')[1].split(':')[1].splitlines()[0].strip()}, "
+    L.append(f"- machine: {benchlib.cpu_model()}, "
              f"{os.cpu_count()} cores; {sh(['mpirun', '--version']).splitlines()[0]}")
     L.append(f"- date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(a.ended))} (last run ended); commit {a.commit}")
     L.append("- every rank count above 2 is oversubscribed (2 cores): figures include scheduling delays")

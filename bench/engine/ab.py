@@ -18,6 +18,9 @@ import statistics
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import benchlib  # noqa: E402  (bench/benchlib.py)
+
 CONFIGS = [
     ("seq", [], ["--skeleton", "seq"]),
     ("budget, 1 worker", [], ["--skeleton", "budget", "-b", "100000", "--threads", "1"]),
@@ -48,7 +51,7 @@ def main():
     a = ap.parse_args()
     lines = []
     say = lambda s="": (print(s, flush=True), lines.append(s))
-    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+    cpu = benchlib.cpu_model()
     say(f"- command: `bench/engine/ab.py A B --genus {a.genus} --reps {a.reps}` "
         f"(A = {os.path.basename(a.old)}, B = {os.path.basename(a.new)})")
     say(f"- machine: {cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}")

@@ -101,7 +101,7 @@ def main():
     say("")
     for b, path in binaries:
         say("")
-        say(f"### {b}: `{path}`")
+        say(f"### {b}: `{benchlib.shown(path)}`")
         say("")
         say("| variant | seconds, median [min, max] | M nodes/s (median) |")
         say("|---|---|---|")

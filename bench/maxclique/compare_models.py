@@ -24,7 +24,8 @@ import subprocess
 import sys
 import tempfile
 
-from run_seq import cpu_model  # the sequential benchmark beside this one
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import benchlib  # noqa: E402  (bench/benchlib.py)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -103,7 +104,7 @@ def main():
     cmd = "bench/maxclique/compare_models.py " + shlex.join(sys.argv[1:])
     lines = [
         f"- command: `{cmd}` (from the repository root)",
-        f"- machine: {cpu_model()}, nproc {os.cpu_count()}, Linux {platform.release()}",
+        f"- machine: {benchlib.cpu_model()}, nproc {os.cpu_count()}, Linux {platform.release()}",
         f"- date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC",
         f"- pairs: {a.pairs} per instance, old and new alternated (old, new, old, new, ...)",
     ] + ([f"- note: {a.note}"] if a.note else []) + [

@@ -21,17 +21,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
-
-
-def cpu_model():
-    try:
-        out = subprocess.run(["lscpu"], capture_output=True, text=True, check=True).stdout
-        for line in out.splitlines():
-            if line.startswith("Model name:"):
-                return line.split(":", 1)[1].strip()
-    except (OSError, subprocess.CalledProcessError):
-        pass
-    return platform.processor() or "unknown"
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import benchlib  # noqa: E402  (bench/benchlib.py)
 
 
 def run_once(binary, path):
@@ -82,7 +73,7 @@ def main():
         "",
         f"- command: `{cmd}` (from the repository root)",
         f"- binary: `{a.binary}`",
-        f"- machine: {cpu_model()}, nproc {os.cpu_count()}, {platform.system()} {platform.release()}",
+        f"- machine: {benchlib.cpu_model()}, nproc {os.cpu_count()}, {platform.system()} {platform.release()}",
         f"- date: {now}",
     ]
     if a.note:

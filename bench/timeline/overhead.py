@@ -20,11 +20,8 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def cpu_model():
-    with open("/proc/cpuinfo") as f:
-        return next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), "unknown")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import benchlib  # noqa: E402  (bench/benchlib.py)
 
 
 def one(cmd, timeline):
@@ -82,7 +79,7 @@ def main():
         f"--ranks {a.ranks} --reps {a.reps}`",
         f"- The search: `{' '.join(cmd[cmd.index(app[0]):]).replace(ROOT + '/', '')}`, "
         f"each pair run without `--timeline`, then with it.",
-        f"- Machine: {os.cpu_count()} CPUs ({cpu_model()}), {platform.system()} {platform.release()}; "
+        f"- Machine: {os.cpu_count()} CPUs ({benchlib.cpu_model()}), {platform.system()} {platform.release()}; "
         f"date {datetime.date.today().isoformat()}; commit {commit}.",
         "",
         "| pair | off (s) | on (s) | on / off | nodes | events | timeline (MB) |",

@@ -148,10 +148,7 @@ void CommThread::run() {
     } else if (!terminated_.load(std::memory_order_relaxed)) {
       // A victim polls for requests every victimMaxSleep, unless thieves ring its doorbell: then
       // its busy workers wake it when one arrives, and the short sleeps would only take CPU from them.
-      const auto cap = !inflight_.empty()                              ? opts_.minSleep
-                       : lastRecord_.pooled > 0 && !opts_.doorbell   ? opts_.victimMaxSleep
-                       : opts_.doorbell && work_.idleWorkers() == 0 ? opts_.busyMaxSleep
-                                                                     : opts_.maxSleep;
+      const auto cap = sleepCap(opts_, !inflight_.empty(), lastRecord_.pooled > 0, work_.idleWorkers());
       backoff = std::min(backoff, cap);
       idleSleep(backoff);
       backoff = std::min(backoff * 2, cap);

@@ -299,11 +299,7 @@ class CommActor {
         backoff = static_cast<double>(o_.minSleep.count());
         continue;
       }
-      // As CommThread::run's sleep cap.
-      const double cap = static_cast<double>(inflight_                            ? o_.minSleep.count()
-                                             : lastRecord_.pooled > 0 && !o_.doorbell ? o_.victimMaxSleep.count()
-                                             : o_.doorbell && r_.idle == 0           ? o_.busyMaxSleep.count()
-                                                                                     : o_.maxSleep.count());
+      const double cap = static_cast<double>(comm::sleepCap(o_, inflight_, lastRecord_.pooled > 0, r_.idle).count());
       backoff = std::min(backoff, cap);
       if (!r_.woken) r_.commWake->wait_for(lock, backoff * 1e-6);
       r_.woken = false;
@@ -339,9 +335,8 @@ class CommActor {
     lastRequestNs_ = at;
     auto* a = new Msg{Msg::Reply, r_.id, q.id, false, 0, {}};
     double bytes = kReplyHeader;
-    // As SearchWork::giveAway: half the spare tasks (at least one) or one, shallowest first.
-    const std::size_t spare = job_.done ? 0 : r_.stealable();
-    const std::size_t want = spare == 0 ? 0 : o_.stealHalf ? std::max<std::size_t>(1, spare / 2) : 1;
+    // As SearchWork::giveAway, shallowest first.
+    const std::size_t want = comm::tasksPerSteal(job_.done ? 0 : r_.stealable(), o_.stealHalf);
     for (std::size_t i = 0; i < want; ++i) {
       const std::uint64_t id = r_.pool.takeShallowest();
       a->tasks.push_back(id);

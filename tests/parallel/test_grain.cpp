@@ -8,10 +8,10 @@
 
 #include "../core/toy_models.hpp"
 #include "jackdaw/app/options.hpp"
-#include "parse_common.hpp"
 #include "jackdaw/core/errors.hpp"
 #include "jackdaw/skeletons/budget.hpp"
 #include "jackdaw/skeletons/depth_bounded.hpp"
+#include "parse_common.hpp"
 
 using namespace jackdaw;
 
@@ -31,9 +31,10 @@ using Count = Enumeration<CountNodes>;
 constexpr int kDepth = 16;  // 2^17 - 1 nodes
 constexpr std::uint64_t kNodes = (std::uint64_t{1} << (kDepth + 1)) - 1;
 
-std::uint64_t changes(const std::vector<WorkerReport>& ws) {
+// A per-worker counter summed over the workers.
+std::uint64_t total(const std::vector<WorkerReport>& ws, std::uint64_t WorkerReport::*field) {
   std::uint64_t n = 0;
-  for (const auto& w : ws) n += w.grainChanges;
+  for (const auto& w : ws) n += w.*field;
   return n;
 }
 }  // namespace
@@ -99,21 +100,17 @@ TEST(AutoSpawnDepth, DeepensWhenOneTaskHoldsTheWork) {
   p.maxDepth = kDepth;
   o.workers = &fixed;
   EXPECT_EQ((depth_bounded::search<SlowTree, Count>({}, SlowTree::Node{}, p, o).enumerator.get()), kNodes);
-  std::uint64_t tasks = 0;
-  for (const auto& w : fixed) tasks += w.tasks;
-  EXPECT_EQ(tasks, 1u);
-  EXPECT_EQ(changes(fixed), 0u);
+  EXPECT_EQ(total(fixed, &WorkerReport::tasks), 1u);
+  EXPECT_EQ(total(fixed, &WorkerReport::grainChanges), 0u);
 
   o.grain = {true, 200e-6};
   o.workers = &automatic;
   EXPECT_EQ((depth_bounded::search<SlowTree, Count>({}, SlowTree::Node{}, p, o).enumerator.get()), kNodes);
-  EXPECT_GT(changes(automatic), 0u);
+  EXPECT_GT(total(automatic, &WorkerReport::grainChanges), 0u);
   std::uint64_t deepest = 0;
   for (const auto& w : automatic) deepest = std::max(deepest, w.grain);
   EXPECT_GE(deepest, 1u);
   // Which worker runs the split-off tasks is the scheduler's business (on a loaded machine the
   // first may take them all); that there are tasks to take is the skeleton's.
-  tasks = 0;
-  for (const auto& w : automatic) tasks += w.tasks;
-  EXPECT_GT(tasks, 1u);
+  EXPECT_GT(total(automatic, &WorkerReport::tasks), 1u);
 }

@@ -15,15 +15,11 @@ struct CommOptions {
   // steal (the default until 24 Nov 2026). Half measured 5 % faster on NS at 2 ranks: the thief
   // came back for work a third as often (bench/results/engine_overhead.md).
   bool stealHalf = true;
-  // Idle backoff: doubles from minSleep up to a cap. The cap is maxSleep when this rank has
-  // nothing to give, victimMaxSleep when its pool holds tasks and thieves do not ring the doorbell
-  // (a thief may be waiting for our answer; with the doorbell the workers wake us for it), and
-  // minSleep while our own steal request is in flight (we wait for the reply).
-  std::chrono::microseconds minSleep{20}, maxSleep{1000}, victimMaxSleep{100};
-  // With the doorbell on and every worker of this rank busy, nothing needs the comm thread before
-  // a thief rings (the workers wake it) or a worker runs dry (it wakes it too): it sleeps up to
-  // busyMaxSleep, waking only for its board, waves and heartbeat.
-  std::chrono::microseconds busyMaxSleep{4000};
+  // Idle backoff: doubles from minSleep up to sleepCap() (below). victimMaxSleep: a thief may be
+  // waiting for our answer and has no doorbell to ring. busyMaxSleep: with the doorbell and every
+  // worker busy, nothing needs the comm thread before a thief rings or a worker runs dry (both
+  // wake it), so it wakes only for its board, waves and heartbeat.
+  std::chrono::microseconds minSleep{20}, maxSleep{1000}, victimMaxSleep{100}, busyMaxSleep{4000};
   std::chrono::microseconds publishInterval{500};                // board publish rate limit
   // Gap before this rank joins the next termination wave: short when it is idle, longer while
   // it is busy (no wave can end the search then, so frequent waves would only cost CPU).
@@ -48,5 +44,16 @@ struct CommOptions {
   unsigned testDelayMaxUs = 0;  // TEST ONLY: random sleeps of up to this many µs in the loop
   std::uint64_t seed = 1;       // for the test delays
 };
+
+// The longest a comm thread sleeps between two turns of its loop (its backoff doubles up to this):
+// minSleep while its own steal is in flight, victimMaxSleep while it holds tasks and thieves do not
+// ring, busyMaxSleep when they ring and no worker of the rank is idle, maxSleep otherwise.
+// CommThread::run and jackdaw-sim's comm actor both sleep by it.
+inline std::chrono::microseconds sleepCap(const CommOptions& o, bool stealInFlight, bool holdsTasks, int idleWorkers) {
+  if (stealInFlight) return o.minSleep;
+  if (holdsTasks && !o.doorbell) return o.victimMaxSleep;
+  if (o.doorbell && idleWorkers == 0) return o.busyMaxSleep;
+  return o.maxSleep;
+}
 
 }  // namespace jackdaw::comm

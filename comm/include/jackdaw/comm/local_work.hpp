@@ -30,6 +30,13 @@ inline std::size_t stealableCount(std::size_t queued, int idleWorkers) noexcept 
   return queued > mine ? queued - mine : 0;
 }
 
+// How many of `spare` stealable tasks one granted steal hands over: half (at least one) or one
+// (CommOptions::stealHalf). giveAway and jackdaw-sim's victim both give this many.
+inline std::size_t tasksPerSteal(std::size_t spare, bool half) noexcept {
+  if (spare == 0) return 0;
+  return half ? (spare > 1 ? spare / 2 : 1) : 1;
+}
+
 class LocalWork {
  public:
   virtual ~LocalWork() = default;

@@ -67,7 +67,7 @@ class SearchWork final : public comm::LocalWork {
       if (queued == 0) s_.requestSplit();  // stack stealing: a busy worker splits at its next node
       return 0;
     }
-    const std::size_t want = half ? std::max<std::size_t>(1, spare / 2) : 1;
+    const std::size_t want = comm::tasksPerSteal(spare, half);
     std::uint32_t count = 0;
     comm::wire::Writer w(out);
     while (count < want) {
