@@ -41,7 +41,7 @@ class BenchWork final : public LocalWork {
   int idleWorkers() override { return hold ? 0 : 1; }
   double workRate() override { return 1.0; }
   bool needsWork() override { return alwaysHungry || received < want; }
-  std::uint32_t giveAway(bool, std::vector<std::byte>& out) override {
+  std::uint32_t giveAway(bool, bool, std::vector<std::byte>& out) override {
     if (given >= budget) return 0;
     ++given;
     out.resize(out.size() + 8);

@@ -40,7 +40,11 @@ nlohmann::json toJson(const CommStats& s) {
           {"board_fetches", s.boardFetches},
           {"fetched_records", s.fetchedRecords},
           {"fetch_us_total", s.fetchUsTotal},
-          {"doorbell_rings", s.doorbellRings}};
+          {"doorbell_rings", s.doorbellRings},
+          {"seed_requests", s.seedRequests},
+          {"seeds_granted", s.seedsGranted},
+          {"seeds_held", s.seedsHeld},
+          {"seed_hold_us_total", s.seedHoldUsTotal}};
 }
 
 void addLog2(std::vector<std::uint64_t>& cells, double us) {

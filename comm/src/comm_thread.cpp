@@ -11,6 +11,7 @@
 #include <random>
 
 #include "jackdaw/comm/failure.hpp"
+#include "jackdaw/comm/seed_tree.hpp"
 
 namespace jackdaw::comm {
 
@@ -18,14 +19,6 @@ namespace {
 // Tags on the comm layer's private communicator.
 constexpr int kTagStealRequest = 1;
 constexpr int kTagStealReply = 2;
-
-// A steal request: the chunked flag, and what the thief's board said we could give (staleness).
-struct StealRequest {
-  std::int32_t half = 0;
-  std::int32_t seen = 0;  // 1 if the thief had a record of us
-  std::uint64_t queued = 0;
-  std::uint64_t id = 0;   // the thief's request number (timelines match the two sides by it)
-};
 
 std::uint64_t nowNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -53,6 +46,7 @@ CommThread::CommThread(MPI_Comm comm, LoadBoard& board, LocalWork& work, VictimP
   peerBeatSeenNs_.assign(size_, 0);
   watched_ = board_.watched();
   probePeer_ = rank_;
+  seeding_ = seedParent(rank_, opts_.seedArity) >= 0 && size_ > 1;
   // A common time origin for the herding bins: every rank leaves the barrier within microseconds.
   MPI_Barrier(comm_);
   startNs_ = nowNs();
@@ -133,6 +127,7 @@ void CommThread::run() {
     const std::uint64_t now = nowNs();
     heartbeat(now);
     bool active = pollIncoming(false);
+    active |= serveHeld(false);
     active |= propagate();
     active |= maybeSteal(now);
     maybePublish(now);
@@ -148,7 +143,8 @@ void CommThread::run() {
     } else if (!terminated_.load(std::memory_order_relaxed)) {
       // A victim polls for requests every victimMaxSleep, unless thieves ring its doorbell: then
       // its busy workers wake it when one arrives, and the short sleeps would only take CPU from them.
-      const auto cap = sleepCap(opts_, !inflight_.empty(), lastRecord_.pooled > 0, work_.idleWorkers());
+      // Held seed requests wait for spare work, which nobody announces: look as often as for a reply.
+      const auto cap = sleepCap(opts_, !inflight_.empty() || !held_.empty(), lastRecord_.pooled > 0, work_.idleWorkers());
       backoff = std::min(backoff, cap);
       idleSleep(backoff);
       backoff = std::min(backoff * 2, cap);
@@ -186,36 +182,14 @@ bool CommThread::pollIncoming(bool draining) {
     if (st.MPI_TAG == kTagStealRequest) {
       StealRequest q;
       MPI_Recv(&q, sizeof q, MPI_BYTE, st.MPI_SOURCE, kTagStealRequest, comm_, MPI_STATUS_IGNORE);
-      const int half = q.half;
       const std::uint64_t at = nowNs();
       if (burst_ > 0 && at - lastRequestNs_ > static_cast<std::uint64_t>(opts_.herdWindow.count()) * 1000) endBurst();
       ++burst_;
       lastRequestNs_ = at;
-      // The reply: a task count, then the tasks, serialised straight into the send buffer.
-      PendingSend& s = sends_.emplace_back();
-      std::uint32_t count = 0;
-      s.buf.resize(sizeof count);
-      if (!draining) count = work_.giveAway(half != 0, s.buf);
-      if (count == 0) s.buf.resize(sizeof count);
-      // What we can give has changed (or the board said more than we had): say so at once, so the
-      // next thief reads our real count, not the one from before this answer.
-      if (count > 0 || lastRecord_.queued > 0) publishSoon_ = true;
-      std::memcpy(s.buf.data(), &count, sizeof count);
-      ++stats_.requestsAnswered;
-      if (q.seen && q.queued > 0) {
-        ++stats_.requestsPromised;
-        if (count == 0) ++stats_.promisedRefused;
-      } else if (count > 0) {
-        ++stats_.unpromisedGranted;
+      if (!answer(st.MPI_SOURCE, q, at, draining, q.seed ? 0.0 : -1.0)) {
+        held_.push_back({st.MPI_SOURCE, q, at});
+        ++stats_.seedsHeld;
       }
-      if (count) {
-        ++stats_.requestsGranted;
-        ++workMsgsSent_;
-        stats_.tasksSent += count;
-        stats_.bytesSent += s.buf.size() - sizeof count;
-      }
-      MPI_Isend(s.buf.data(), static_cast<int>(s.buf.size()), MPI_BYTE, st.MPI_SOURCE, kTagStealReply, comm_, &s.req);
-      if (opts_.events) opts_.events->stealAnswered({st.MPI_SOURCE, rank_, q.id, count, at, nowNs()});
     } else if (st.MPI_TAG == kTagStealReply) {
       int bytes = 0;
       MPI_Get_count(&st, MPI_BYTE, &bytes);
@@ -229,7 +203,9 @@ bool CommThread::pollIncoming(bool draining) {
       o.gotWork = count > 0;
       o.tasks = count;
       auto it = inflight_.find(st.MPI_SOURCE);
+      bool seedReply = false;
       if (it != inflight_.end()) {
+        seedReply = it->second.seed;
         o.roundTripUs = 1e-3 * static_cast<double>(t - it->second.sentNs);
         if (opts_.events) opts_.events->stealEnded({rank_, st.MPI_SOURCE, it->second.id, count, it->second.sentNs, t});
         inflight_.erase(it);
@@ -251,7 +227,13 @@ bool CommThread::pollIncoming(bool draining) {
                                            : std::min<std::uint64_t>(stealRetryUs_ * 2, opts_.stealRetryMax.count());
         nextStealNs_ = t + stealRetryUs_ * 1000;
       }
-      if (!draining) {
+      if (seedReply) {
+        // The seed phase is over, with work or without. It was not the policy's choice: nothing to
+        // tell it, and after a refusal the policy may choose at once.
+        seeding_ = false;
+        if (count > 0) ++stats_.seedsGranted;
+        else nextStealNs_ = 0;
+      } else if (!draining) {
         // A policy may own the pacing after a refusal (performance: retry at once, then back off).
         const std::int64_t d = policy_.onOutcome(o);
         if (!o.gotWork && d >= 0) nextStealNs_ = t + static_cast<std::uint64_t>(d) * 1000;
@@ -263,6 +245,60 @@ bool CommThread::pollIncoming(bool draining) {
                                std::to_string(st.MPI_SOURCE));
     }
   }
+}
+
+// One steal request's answer: a task count, then the tasks, serialised straight into the send
+// buffer. While draining it is a refusal, without touching the runtime: the search is over. A seed
+// request held for heldUs (≥ 0) that gets nothing may be kept instead (seed_tree.hpp): returns false,
+// nothing sent. giveAway is asked even so, since it is what makes a stack_stealing worker split.
+bool CommThread::answer(int thief, const StealRequest& q, std::uint64_t arrivedNs, bool draining, double heldUs) {
+  PendingSend& s = sends_.emplace_back();
+  std::uint32_t count = 0;
+  s.buf.resize(sizeof count);
+  if (!draining) count = work_.giveAway(q.half != 0, q.seed != 0, s.buf);
+  if (count == 0 && heldUs >= 0 && !draining &&
+      holdSeedRequest(seeding_, holdsWork(), heldUs, static_cast<double>(opts_.seedHoldMax.count()))) {
+    sends_.pop_back();
+    return false;
+  }
+  if (heldUs > 0) stats_.seedHoldUsTotal += heldUs;
+  if (count == 0) s.buf.resize(sizeof count);
+  // What we can give has changed (or the board said more than we had): say so at once, so the
+  // next thief reads our real count, not the one from before this answer.
+  if (count > 0 || lastRecord_.queued > 0) publishSoon_ = true;
+  std::memcpy(s.buf.data(), &count, sizeof count);
+  ++stats_.requestsAnswered;
+  if (q.seen && q.queued > 0) {
+    ++stats_.requestsPromised;
+    if (count == 0) ++stats_.promisedRefused;
+  } else if (count > 0) {
+    ++stats_.unpromisedGranted;
+  }
+  if (count) {
+    ++stats_.requestsGranted;
+    ++workMsgsSent_;
+    stats_.tasksSent += count;
+    stats_.bytesSent += s.buf.size() - sizeof count;
+  }
+  MPI_Isend(s.buf.data(), static_cast<int>(s.buf.size()), MPI_BYTE, thief, kTagStealReply, comm_, &s.req);
+  if (opts_.events) opts_.events->stealAnswered({thief, rank_, q.id, count, arrivedNs, nowNs()});
+  return true;
+}
+
+// Held seed requests: answered with work once there is spare, refused once holding is over (and
+// all of them while draining).
+bool CommThread::serveHeld(bool draining) {
+  bool any = false;
+  const std::uint64_t now = nowNs();
+  for (auto it = held_.begin(); it != held_.end();) {
+    if (!answer(it->thief, it->q, it->arrivedNs, draining, 1e-3 * static_cast<double>(now - it->arrivedNs))) {
+      ++it;
+      continue;
+    }
+    it = held_.erase(it);
+    any = true;
+  }
+  return any;
 }
 
 bool CommThread::maybeSteal(std::uint64_t now) {
@@ -277,13 +313,16 @@ bool CommThread::maybeSteal(std::uint64_t now) {
   hungry_ = hungry;
   if (static_cast<int>(inflight_.size()) >= opts_.maxStealsInFlight || now < nextStealNs_) return false;
   if (!hungry) return false;
-  const int victim = policy_.choose();
+  const int victim = seeding_ ? seedParent(rank_, opts_.seedArity) : policy_.choose();
   if (victim < 0 || victim == rank_ || inflight_.count(victim)) return false;
   PendingSend& s = sends_.emplace_back();
   StealRequest q;
   q.half = opts_.stealHalf ? 1 : 0;
+  q.seed = seeding_ ? 1 : 0;
   q.id = stats_.stealRequestsSent;
-  if (auto rec = board_.latest(victim); rec && rec->seq > 0) {
+  if (seeding_) {
+    ++stats_.seedRequests;
+  } else if (auto rec = board_.latest(victim); rec && rec->seq > 0) {
     q.seen = 1;
     q.queued = rec->queued;
     addLog2(stats_.recordAgeLog2, 1e-3 * static_cast<double>(now - std::min(now, rec->timeNs)));
@@ -296,9 +335,11 @@ bool CommThread::maybeSteal(std::uint64_t now) {
     board_.ring(victim);
     ++stats_.doorbellRings;
   }
-  inflight_[victim] = {sent, q.id};
+  inflight_[victim] = {sent, q.id, q.seed != 0};
   ++stats_.stealRequestsSent;
-  if (stats_.choiceBins.size() < CommStats::kMaxChoices) {
+  if (q.seed) {
+    // Not a policy's choice: left out of the herding log.
+  } else if (stats_.choiceBins.size() < CommStats::kMaxChoices) {
     stats_.choiceBins.push_back(static_cast<std::uint32_t>((now - std::min(now, startNs_)) / 10'000'000));
     stats_.choiceVictims.push_back(static_cast<std::uint32_t>(victim));
   } else {
@@ -464,6 +505,7 @@ void CommThread::testSends() {
 void CommThread::drain() {
   MPI_Request barrier = MPI_REQUEST_NULL;
   auto backoff = opts_.minSleep;
+  serveHeld(true);  // the thieves we kept waiting get their refusals now
   for (;;) {
     heartbeat(nowNs());  // a peer that stopped now would leave the barrier waiting forever
     const bool any = pollIncoming(true);

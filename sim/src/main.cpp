@@ -78,9 +78,19 @@ int main(int argc, char** argv) {
   app.add_option("--steal", steal, "Tasks a victim rank gives per steal: half its spare tasks (half) or one (one), as the apps' --steal")
       ->capture_default_str()
       ->check(CLI::IsMember({"one", "half"}));
+  app.add_option("--seed-tree", cfg.comm.seedArity,
+                 "Start-up: each rank's first request goes to its parent in a tree of ranks of this arity, which "
+                 "answers once it has spare work (0 = off: every rank steals by its policy from the start), as the apps' --seed-tree")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1 << 20));
+  double seedHoldMs = 1e-3 * static_cast<double>(cfg.comm.seedHoldMax.count());
+  app.add_option("--seed-hold-ms", seedHoldMs, "--seed-tree: longest a rank holds a seed request before refusing it (ms)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e6));
   app.add_option("--out", out, "Write the run as JSON (the shape of an app's --stats) to this file");
   CLI11_PARSE(app, argc, argv);
   cfg.comm.stealHalf = steal == "half";
+  cfg.comm.seedHoldMax = std::chrono::microseconds(static_cast<std::int64_t>(seedHoldMs * 1000.0));
 
   jackdaw::trace::Trace trace, corun;
   try {
@@ -92,7 +102,10 @@ int main(int argc, char** argv) {
   }
   if (info) {
     std::cout << trace.header.dump(2) << "\ntasks: " << trace.tasks.size() << "\nnodes: " << trace.totalNodes()
-              << "\ncpu seconds: " << 1e-9 * static_cast<double>(trace.totalCpuNs()) << "\n";
+              << "\ncpu seconds: " << 1e-9 * static_cast<double>(trace.totalCpuNs())
+              << "\ncritical path seconds: " << 1e-9 * static_cast<double>(trace.criticalPathNs())
+              << "\nparallelism (cpu / critical path): "
+              << static_cast<double>(trace.totalCpuNs()) / static_cast<double>(std::max<std::uint64_t>(1, trace.criticalPathNs())) << "\n";
     return 0;
   }
 

@@ -15,6 +15,7 @@
 
 #include "jackdaw/comm/comm_stats.hpp"
 #include "jackdaw/comm/local_work.hpp"
+#include "jackdaw/comm/seed_tree.hpp"
 #include "jackdaw/core/work_rate.hpp"
 
 namespace sg4 = simgrid::s4u;
@@ -68,6 +69,7 @@ struct Msg {
   bool seen = false;               // the thief's board had a record of the victim
   std::uint64_t promised = 0;      // ... saying this many stealable tasks
   std::vector<std::uint64_t> tasks;
+  bool seed = false;               // a seed request (seed_tree.hpp), or the answer to one
 };
 
 struct Job;
@@ -120,6 +122,7 @@ struct Rank {
   double firstTaskAt = -1;  // when a worker of this rank first started a task (ramp-up)
 
   std::size_t stealable() const { return comm::stealableCount(pool.size(), idle); }
+  std::size_t seedable() const { return comm::seedableCount(pool.size(), running); }
   bool needsWork() const { return idle > 0 && pool.size() == 0; }
   double workRate() const {
     double s = 0;
@@ -278,7 +281,7 @@ void receiver(Job& job, Rank& r) {
 
 class CommActor {
  public:
-  CommActor(Job& job, Rank& r) : job_(job), r_(r), o_(job.cfg.comm) {}
+  CommActor(Job& job, Rank& r) : job_(job), r_(r), o_(job.cfg.comm), seeding_(comm::seedParent(r.id, o_.seedArity) >= 0) {}
 
   void run() {
     auto backoff = static_cast<double>(o_.minSleep.count());
@@ -286,6 +289,7 @@ class CommActor {
     while (!job_.done) {
       const std::uint64_t now = nowNs();
       bool active = handleInbox(lock);
+      active |= serveHeld();
       active |= maybeSteal(now, lock);
       maybePublish(now);
       maybeProbe(now, lock);
@@ -299,7 +303,9 @@ class CommActor {
         backoff = static_cast<double>(o_.minSleep.count());
         continue;
       }
-      const double cap = static_cast<double>(comm::sleepCap(o_, inflight_, lastRecord_.pooled > 0, r_.idle).count());
+      // Held seed requests wait for spare work, which no one announces: look as often as for a reply.
+      const double cap =
+          static_cast<double>(comm::sleepCap(o_, inflight_ || !held_.empty(), lastRecord_.pooled > 0, r_.idle).count());
       backoff = std::min(backoff, cap);
       if (!r_.woken) r_.commWake->wait_for(lock, backoff * 1e-6);
       r_.woken = false;
@@ -328,15 +334,45 @@ class CommActor {
     return any;
   }
 
+  bool hasWork() const { return r_.running > 0 || r_.pool.size() > 0; }
+  double holdMaxUs() const { return static_cast<double>(o_.seedHoldMax.count()); }
+
   void answer(const Msg& q) {
     const std::uint64_t at = nowNs();
     if (burst_ > 0 && at - lastRequestNs_ > static_cast<std::uint64_t>(o_.herdWindow.count()) * 1000) endBurst();
     ++burst_;
     lastRequestNs_ = at;
-    auto* a = new Msg{Msg::Reply, r_.id, q.id, false, 0, {}};
+    if (q.seed && r_.seedable() == 0 && !job_.done && comm::holdSeedRequest(seeding_, hasWork(), 0.0, holdMaxUs())) {
+      held_.push_back({q.from, q.id, nowS()});
+      ++r_.stats.seedsHeld;
+      return;
+    }
+    give(q);
+  }
+
+  // Held seed requests: answered with work once there is spare, refused once holding is over.
+  bool serveHeld() {
+    bool any = false;
+    for (auto it = held_.begin(); it != held_.end();) {
+      const double heldUs = 1e6 * (nowS() - it->since);
+      if (r_.seedable() == 0 && comm::holdSeedRequest(seeding_, hasWork(), heldUs, holdMaxUs())) {
+        ++it;
+        continue;
+      }
+      r_.stats.seedHoldUsTotal += heldUs;
+      give(Msg{Msg::Request, it->from, it->id, false, 0, {}, true});
+      it = held_.erase(it);
+      any = true;
+    }
+    return any;
+  }
+
+  void give(const Msg& q) {
+    auto* a = new Msg{Msg::Reply, r_.id, q.id, false, 0, {}, q.seed};
     double bytes = kReplyHeader;
     // As SearchWork::giveAway, shallowest first.
-    const std::size_t want = comm::tasksPerSteal(job_.done ? 0 : r_.stealable(), o_.stealHalf);
+    const std::size_t spare = job_.done ? 0 : q.seed ? r_.seedable() : r_.stealable();
+    const std::size_t want = comm::tasksPerSteal(spare, o_.stealHalf);
     for (std::size_t i = 0; i < want; ++i) {
       const std::uint64_t id = r_.pool.takeShallowest();
       a->tasks.push_back(id);
@@ -370,6 +406,11 @@ class CommActor {
       inflight_ = false;
     }
     r_.stats.stealRoundTripUsTotal += o.roundTripUs;
+    if (m.seed) {
+      // The seed phase is over, with work or without: from now on the policy chooses.
+      seeding_ = false;
+      if (o.gotWork) ++r_.stats.seedsGranted;
+    }
     if (o.gotWork) {
       ++r_.stats.stealsGranted;
       r_.stats.tasksReceived += m.tasks.size();
@@ -384,6 +425,11 @@ class CommActor {
       stealRetryUs_ = stealRetryUs_ == 0 ? static_cast<std::uint64_t>(o_.minSleep.count())
                                          : std::min<std::uint64_t>(stealRetryUs_ * 2, o_.stealRetryMax.count());
       nextStealNs_ = t + stealRetryUs_ * 1000;
+    }
+    if (m.seed) {
+      // Not the policy's choice: nothing to tell it, and a refused seed means steal at once.
+      if (!o.gotWork) nextStealNs_ = 0;
+      return;
     }
     const std::int64_t d = r_.policy->onOutcome(o);
     if (!o.gotWork && d >= 0) nextStealNs_ = t + static_cast<std::uint64_t>(d) * 1000;
@@ -404,6 +450,7 @@ class CommActor {
     }
     hungry_ = hungry;
     if (inflight_ || now < nextStealNs_ || !hungry) return false;
+    if (seeding_) return sendSeedRequest();
     lock.unlock();
     const int victim = r_.policy->choose();  // may read records at their owners (scheme sample)
     lock.lock();
@@ -425,6 +472,18 @@ class CommActor {
     } else {
       ++r_.stats.choicesDropped;
     }
+    return true;
+  }
+
+  bool sendSeedRequest() {
+    const int parent = comm::seedParent(r_.id, o_.seedArity);
+    auto* q = new Msg{Msg::Request, r_.id, r_.stats.stealRequestsSent, false, 0, {}, true};
+    sentNs_ = nowNs();
+    inflight_ = true;
+    job_.ranks[static_cast<std::size_t>(parent)]->box->put_init(q, static_cast<std::uint64_t>(kRequestBytes))->detach();
+    if (o_.doorbell) ++r_.stats.doorbellRings;
+    ++r_.stats.stealRequestsSent;
+    ++r_.stats.seedRequests;
     return true;
   }
 
@@ -503,6 +562,13 @@ class CommActor {
   Rank& r_;
   const comm::CommOptions& o_;
   bool inflight_ = false, hungry_ = false, publishSoon_ = false, everPublished_ = false;
+  bool seeding_;  // our seed request is still to be sent or answered
+  struct Held {
+    int from;
+    std::uint64_t id;
+    double since;
+  };
+  std::vector<Held> held_;  // seed requests waiting for spare work
   std::uint64_t sentNs_ = 0, nextStealNs_ = 0, stealRetryUs_ = 0, lastPublishNs_ = 0, lastProbeNs_ = 0;
   std::uint64_t nextRefreshNs_ = 0, publishes_ = 0, lastRequestNs_ = 0;
   std::size_t burst_ = 0;
@@ -644,7 +710,7 @@ nlohmann::json report(Running& run) {
   out["complete"] = job.done && tasksRun == job.total;
   out["stats"] = {{"nodes", nodes}, {"tasks", tasksRun}};
   out["options"] = {{"policy", cfg.policy}, {"threads", cfg.workers}, {"seed", cfg.seed}, {"board", comm::boardSchemeName(cfg.board)},
-                    {"steal", cfg.comm.stealHalf ? "half" : "one"}, {"constants", cfg.policyParams}};
+                    {"steal", cfg.comm.stealHalf ? "half" : "one"}, {"seed_tree", cfg.comm.seedArity}, {"constants", cfg.policyParams}};
   out["distributed"] = {{"ranks", cfg.ranks},
                         {"herding", comm::herding(comms)},
                         {"board", comm::boardSummary(comms)},

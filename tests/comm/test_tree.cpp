@@ -87,3 +87,38 @@ TEST(Tree, EveryRankEndsWithTheHighestStopReason) {
   r = runTree(cfg);
   EXPECT_EQ(r.stopReason, 2);
 }
+
+// Seeding (seed_tree.hpp): every rank but 0 sends exactly one seed request, to its tree parent, and
+// the search still runs every task once. Arity 1 makes the longest chain of ranks waiting on
+// each other; with a long hold every seed must bring work (the tree has plenty of it).
+TEST(Tree, SeedTreeEveryTaskOnce) {
+  for (int arity : {1, 2}) {
+    TreeConfig cfg;
+    cfg.n = 3000;
+    cfg.spinNs = 100000;
+    cfg.opts.seedArity = arity;
+    cfg.opts.seedHoldMax = std::chrono::seconds(10);
+    auto r = runTree(cfg);
+    expectComplete(r, worldSize());
+    if (r.stats.is_null()) continue;  // not rank 0
+    const auto& ranks = r.stats["ranks"];
+    for (std::size_t i = 0; i < ranks.size(); ++i)
+      EXPECT_EQ(ranks[i]["seed_requests"].get<double>(), i == 0 ? 0.0 : 1.0) << "rank " << i << ", arity " << arity;
+    EXPECT_EQ(r.stats["totals"]["seeds_granted"].get<double>(), worldSize() - 1.0) << "arity " << arity;
+    EXPECT_LE(r.stats["totals"]["seeds_held"].get<double>(), worldSize() - 1.0);
+  }
+}
+
+// A seed request held by a rank that then stops (and a hold that times out) is refused, not lost:
+// the job still terminates everywhere.
+TEST(Tree, SeedTreeHoldsEndOnStopAndTimeout) {
+  TreeConfig cfg;
+  cfg.n = 200000;
+  cfg.spinNs = 20000;
+  cfg.stopFromRank = worldSize() - 1;
+  cfg.opts.seedArity = 1;
+  cfg.opts.seedHoldMax = std::chrono::microseconds(200);
+  auto r = runTree(cfg);
+  EXPECT_EQ(r.stopReason, 1);
+  if (!r.stats.is_null()) EXPECT_LT(r.processed, cfg.n);
+}

@@ -64,10 +64,12 @@ class TreeWork : public LocalWork {
     std::lock_guard lock(m_);
     return deque_.empty() && running_.load() < workers_;
   }
-  std::uint32_t giveAway(bool half, std::vector<std::byte>& out) override {
+  std::uint32_t giveAway(bool half, bool seed, std::vector<std::byte>& out) override {
     std::lock_guard lock(m_);
-    // The runtime's rule (stealableCount): tasks our own idle workers are about to take stay.
-    const std::size_t spare = stealableCount(deque_.size(), workers_ - running_.load());
+    // The runtime's rules: tasks our own idle workers are about to take stay (stealableCount),
+    // except from a seed request (seedableCount).
+    const std::size_t spare = seed ? seedableCount(deque_.size(), running_.load())
+                                   : stealableCount(deque_.size(), workers_ - running_.load());
     const std::size_t k = half ? (spare + 1) / 2 : (spare == 0 ? 0 : 1);
     const std::size_t at = out.size();
     out.resize(at + k * sizeof(std::uint64_t));

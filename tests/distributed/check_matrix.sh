@@ -2,9 +2,9 @@
 # Multi-rank answers: K ranks x workers {1,2} x every parallel skeleton give exactly the known
 # answers (DIMACS omega from instances/dimacs/ANSWERS.tsv; NS counts from OEIS A007323), under
 # one victim policy (ctest runs the matrix once per policy) and one load board scheme.
-#   check_matrix.sh BUILD_DIR INSTANCES_DIR RANKS [POLICY] [BOARD] [BOARD_SAMPLE] [STEAL]
+#   check_matrix.sh BUILD_DIR INSTANCES_DIR RANKS [POLICY] [BOARD] [BOARD_SAMPLE] [STEAL] [SEED_TREE]
 set -euo pipefail
-build="$1"; inst="$2"; k="$3"; policy="${4:-random}"; board="${5:-all}"; sample="${6:-4}"; steal="${7:-half}"
+build="$1"; inst="$2"; k="$3"; policy="${4:-random}"; board="${5:-all}"; sample="${6:-4}"; steal="${7:-half}"; seedtree="${8:-0}"
 mpi=(mpirun --oversubscribe --allow-run-as-root -n "$k")
 fails=0; runs=0
 check() {  # regex, command...
@@ -19,7 +19,7 @@ check() {  # regex, command...
 mc="$build/apps/maxclique/maxclique"; ns="$build/apps/ns/ns"
 for w in 1 2; do
   for sk in depth_bounded budget stack_stealing ordered; do
-    common=(--skeleton "$sk" --threads "$w" -d 2 -b 500 --policy "$policy" --board "$board" --board-sample "$sample" --steal "$steal")
+    common=(--skeleton "$sk" --threads "$w" -d 2 -b 500 --policy "$policy" --board "$board" --board-sample "$sample" --steal "$steal" --seed-tree "$seedtree")
     check "omega = 12" "$mc" "$inst/dimacs/brock200_2.clq" "${common[@]}"
     check "omega = 16" "$mc" "$inst/dimacs/hamming8-4.clq" "${common[@]}"
     check "omega = 17" "$mc" "$inst/dimacs/brock200_4.clq" "${common[@]}"
@@ -34,6 +34,6 @@ for w in 1 2; do
     done
   done
 done
-echo "$runs runs on $k ranks, policy $policy, board $board, steal $steal, $fails failed"
+echo "$runs runs on $k ranks, policy $policy, board $board, steal $steal, seed tree $seedtree, $fails failed"
 echo "$((runs - fails)) passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -72,7 +72,7 @@ std::size_t drain(distributed::SearchWork<FakeSearch>& w, bool half) {
   std::size_t total = 0;
   for (;;) {
     std::vector<std::byte> out;
-    const auto n = w.giveAway(half, out);
+    const auto n = w.giveAway(half, false, out);
     if (n == 0) return total;
     total += n;
   }

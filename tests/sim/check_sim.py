@@ -41,17 +41,22 @@ def replay(sim, trace):
     bad = 0
     with tempfile.TemporaryDirectory() as d:
         for policy in POLICIES:
-            # Both steal sizes on the pushed board; the default (half) on the sampled one.
-            for board, steal in (("all", "half"), ("all", "one"), ("sample", "half")):
+            # Both steal sizes on the pushed board; the default (half) on the sampled one; seeding
+            # down a binary tree of ranks, where every rank but 0 asks its parent exactly once.
+            for board, steal, seed in (("all", "half", 0), ("all", "one", 0), ("sample", "half", 0), ("all", "half", 2)):
                 for ranks in (1, 2, 4):
                     out = os.path.join(d, "r.json")
                     p, j = run(sim, [trace, "--platform", "study", "--hosts", str(ranks), "--workers", "2",
-                                     "--policy", policy, "--board", board, "--steal", steal, "--seed", "3"], out)
+                                     "--policy", policy, "--board", board, "--steal", steal, "--seed", "3",
+                                     "--seed-tree", str(seed)], out)
                     ok = p.returncode == 0 and j["complete"] and j["stats"]["nodes"] == want_nodes and \
                         j["stats"]["tasks"] == want_tasks and j["distributed"]["totals"]["nodes"] == want_nodes
                     if ranks == 1 and ok:
                         ok = j["distributed"]["totals"]["steal_requests"] == 0
-                    print(f"{policy:13s} {board:6s} steal {steal:4s} {ranks} ranks: "
+                    if ok and seed:
+                        asked = [r["comm"]["seed_requests"] for r in j["distributed"]["per_rank"]]
+                        ok = asked == [0] + [1] * (ranks - 1)
+                    print(f"{policy:13s} {board:6s} steal {steal:4s} seed tree {seed} {ranks} ranks: "
                           f"{'ok' if ok else 'FAILED'} nodes {j['stats']['nodes'] if j else '-'} / {want_nodes}, "
                           f"tasks {j['stats']['tasks'] if j else '-'} / {want_tasks}"
                           f"{'' if p.returncode == 0 else ' exit ' + str(p.returncode) + ': ' + p.stderr.strip()}")

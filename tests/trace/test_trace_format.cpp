@@ -93,6 +93,19 @@ TEST(TraceFormat, RoundTrip) {
   EXPECT_EQ(kids[0], (std::vector<std::uint64_t>{1, 2, 3}));
 }
 
+// Root: 100 nodes in 1,000 ns. A (spawned after 50 nodes, so at 500 ns) runs 2,000 ns: ends at
+// 2,500. B (after 90 nodes, at 900 ns) runs 100 ns, and its child C (after B's 10 of 10 nodes, at
+// 1,000 ns) runs 3,000 ns: ends at 4,000, the longest chain. A second seed D runs 3,500 ns from 0.
+TEST(TraceFormat, CriticalPath) {
+  Trace t;
+  t.tasks = {{kNoParent, 0, 100, 1000, 0, 8}, {0, 50, 7, 2000, 1, 8}, {0, 90, 10, 100, 1, 8},
+             {2, 10, 3, 3000, 2, 8}, {kNoParent, 0, 1, 3500, 0, 8}};
+  EXPECT_EQ(t.criticalPathNs(), 4000u);
+  t.tasks[4].cpuNs = 4200;
+  EXPECT_EQ(t.criticalPathNs(), 4200u);
+  EXPECT_EQ(Trace{}.criticalPathNs(), 0u);
+}
+
 TEST(TraceFormat, EmptyAndExtremeValues) {
   Trace t;
   const std::string path = scratch("empty.jdtrace");

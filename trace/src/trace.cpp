@@ -96,6 +96,22 @@ std::uint64_t Trace::totalCpuNs() const {
   return n;
 }
 
+std::uint64_t Trace::criticalPathNs() const {
+  // Parents come before their children (read() checks it), so one pass finds every start.
+  std::vector<double> start(tasks.size(), 0.0);
+  double longest = 0.0;
+  for (std::size_t id = 0; id < tasks.size(); ++id) {
+    const auto& t = tasks[id];
+    if (t.parent != kNoParent) {
+      const auto& p = tasks[t.parent];
+      const double share = p.nodes ? static_cast<double>(t.afterNodes) / static_cast<double>(p.nodes) : 0.0;
+      start[id] = start[t.parent] + share * static_cast<double>(p.cpuNs);
+    }
+    longest = std::max(longest, start[id] + static_cast<double>(t.cpuNs));
+  }
+  return static_cast<std::uint64_t>(longest);
+}
+
 std::vector<std::vector<std::uint64_t>> Trace::children() const {
   std::vector<std::vector<std::uint64_t>> c(tasks.size());
   for (std::uint64_t id = 0; id < tasks.size(); ++id)

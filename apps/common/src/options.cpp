@@ -146,6 +146,11 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
                  "(one, the default before 24 Nov 2026)")
       ->capture_default_str()
       ->check(CLI::IsMember({"one", "half"}));
+  app.add_option("--seed-tree", o.seedTree,
+                 "Between ranks, at start-up: each rank's first request goes to its parent in a tree of ranks of this "
+                 "arity, which answers once it has spare work (0 = off: every rank steals by its policy from the start)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1 << 20));
   app.add_flag("--discrepancy", o.discrepancy, "ordered: run tasks in discrepancy order");
   app.add_option("--stats", o.statsFile, "Write full statistics as JSON to this file");
   app.add_option("--seed", o.seed, "Seed for randomised choices (victim selection)")->capture_default_str();

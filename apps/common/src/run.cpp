@@ -54,6 +54,7 @@ comm::SessionConfig sessionConfig(const AppContext& ctx) {
   c.boardSample = ctx.opts.boardSample;
   c.comm.doorbell = ctx.opts.doorbell;
   c.comm.stealHalf = ctx.opts.steal == "half" || ctx.opts.chunked;
+  c.comm.seedArity = ctx.opts.seedTree;
   c.comm.seed = ctx.opts.seed;
   c.comm.testDelayMaxUs = ctx.opts.testCommDelayUs;
   c.comm.watchdogSeconds = ctx.opts.watchdogSeconds;

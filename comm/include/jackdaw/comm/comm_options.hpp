@@ -15,6 +15,11 @@ struct CommOptions {
   // steal (the default until 24 Nov 2026). Half measured 5 % faster on NS at 2 ranks: the thief
   // came back for work a third as often (bench/results/engine_overhead.md).
   bool stealHalf = true;
+  // Seeding (seed_tree.hpp): a rank's first request goes to its parent in a tree of this arity,
+  // which holds it up to seedHoldMax until it has spare work. 0 = off: every rank steals by its
+  // policy from the start.
+  int seedArity = 0;
+  std::chrono::microseconds seedHoldMax{5000};
   // Idle backoff: doubles from minSleep up to sleepCap() (below). victimMaxSleep: a thief may be
   // waiting for our answer and has no doorbell to ring. busyMaxSleep: with the doorbell and every
   // worker busy, nothing needs the comm thread before a thief rings or a worker runs dry (both

@@ -25,6 +25,10 @@
 // termination. After the decision the threads finish with an MPI_Ibarrier while still refusing
 // steal requests, so no request is left unmatched.
 //
+// Seeding (CommOptions::seedArity, seed_tree.hpp): while a rank's seed phase lasts its one request
+// goes to its tree parent, not to the policy's choice; a victim keeps seed requests it cannot
+// answer yet (held_) and answers them from the loop, refusing them at the latest in drain().
+//
 // Failure: an exception inside the comm thread (from LocalWork or MPI) aborts the whole job with
 // "rank r: message" (failure.hpp abortJob) — never a hang. A watched peer (every peer on the push
 // board, the next two round the ring on the sampled one) that stops beating for longer than
@@ -87,6 +91,16 @@ class CommThread {
   };
   void run();
   bool pollIncoming(bool draining);
+  struct StealRequest {
+    std::int16_t half = 0;
+    std::int16_t seed = 0;  // a seed request (seed_tree.hpp)
+    std::int32_t seen = 0;  // 1 if the thief had a record of us
+    std::uint64_t queued = 0;  // what the thief's board said we could give (staleness)
+    std::uint64_t id = 0;   // the thief's request number (timelines match the two sides by it)
+  };
+  bool answer(int thief, const StealRequest& q, std::uint64_t arrivedNs, bool draining, double heldUs = -1);
+  bool serveHeld(bool draining);
+  bool holdsWork() { return work_.runningTasks() > 0 || work_.queuedTasks() > 0; }
   bool maybeSteal(std::uint64_t nowNs);
   bool propagate();
   void maybePublish(std::uint64_t nowNs);
@@ -121,7 +135,15 @@ class CommThread {
   struct Inflight {
     std::uint64_t sentNs = 0;
     std::uint64_t id = 0;
+    bool seed = false;
   };
+  bool seeding_ = false;  // our seed request is still to be sent or answered
+  struct Held {
+    int thief;
+    StealRequest q;
+    std::uint64_t arrivedNs;
+  };
+  std::vector<Held> held_;  // seed requests waiting for spare work
   std::map<int, Inflight> inflight_;  // victim -> our request to it
   std::uint64_t nextStealNs_ = 0, stealRetryUs_ = 0;
   std::int64_t publishedBound_, notifiedBound_;

@@ -37,6 +37,14 @@ inline std::size_t tasksPerSteal(std::size_t spare, bool half) noexcept {
   return half ? (spare > 1 ? spare / 2 : 1) : 1;
 }
 
+// The tasks a seed request (seed_tree.hpp) can take: every queued task while a task runs here (it
+// makes more), else all but one. Unlike a steal it may take what this rank's own idle workers would:
+// at start-up a task passed down the tree of ranks soon feeds many more workers than it would here.
+inline std::size_t seedableCount(std::size_t queued, int running) noexcept {
+  if (running > 0) return queued;
+  return queued > 0 ? queued - 1 : 0;
+}
+
 class LocalWork {
  public:
   virtual ~LocalWork() = default;
@@ -52,10 +60,10 @@ class LocalWork {
   // True when the pool cannot feed the idle workers: the comm thread then steals for this rank.
   virtual bool needsWork() = 0;
 
-  // --- victim side: remove the shallowest task (half = half of the shallowest level) and append
-  // it, in the wire format (wire.hpp), to `out`. Returns how many tasks went; 0 = nothing to give
-  // (and `out` unchanged).
-  virtual std::uint32_t giveAway(bool half, std::vector<std::byte>& out) = 0;
+  // --- victim side: remove tasksPerSteal(spare, half) tasks, shallowest first, and append them, in
+  // the wire format (wire.hpp), to `out`; spare is stealableCount, or seedableCount for a seed
+  // request (seed). Returns how many tasks went; 0 = nothing to give (and `out` unchanged).
+  virtual std::uint32_t giveAway(bool half, bool seed, std::vector<std::byte>& out) = 0;
   // --- thief side: read `count` tasks from `bytes` and put them in the pool.
   virtual void receive(std::span<const std::byte> bytes, std::uint32_t count) = 0;
 

@@ -56,13 +56,15 @@ class SearchWork final : public comm::LocalWork {
            s_.runtime().idleWorkers() > 0 && s_.pool().size() == 0;
   }
 
-  std::uint32_t giveAway(bool half, std::vector<std::byte>& out) override {
+  std::uint32_t giveAway(bool half, bool seed, std::vector<std::byte>& out) override {
     if (s_.stopFlag().requested()) return 0;
     // Tasks our own idle workers are about to take are not ours to give: an idle rank that handed
     // a just-received task straight on let two idle ranks bounce tasks between them thousands of
-    // times (seen as >12,000 granted steals in a 2-rank NS run that took 1.5x as long).
+    // times (seen as >12,000 granted steals in a 2-rank NS run that took 1.5x as long). A seed
+    // request is the exception (local_work.hpp seedableCount): it is answered once per rank.
     const std::size_t queued = s_.pool().size();
-    const std::size_t spare = comm::stealableCount(queued, s_.runtime().idleWorkers());
+    const std::size_t spare = seed ? comm::seedableCount(queued, s_.runtime().runningTasks())
+                                   : comm::stealableCount(queued, s_.runtime().idleWorkers());
     if (spare == 0) {
       if (queued == 0) s_.requestSplit();  // stack stealing: a busy worker splits at its next node
       return 0;

@@ -45,6 +45,10 @@ struct Trace {
   std::uint64_t totalCpuNs() const;
   // Children of each task in spawn order (by afterNodes, then id).
   std::vector<std::vector<std::uint64_t>> children() const;
+  // The makespan on unlimited workers with free steals: a task starts when its parent reaches its
+  // spawn point (CPU time prorated by nodes, as jackdaw-sim replays it) and runs for its CPU time.
+  // totalCpuNs() / criticalPathNs() is the most workers the tree can keep busy on average.
+  std::uint64_t criticalPathNs() const;
 };
 
 // A file that cannot be read or is not a well-formed trace: the message says which and why.

@@ -30,6 +30,7 @@ struct CommonOptions {
   double taskTargetMs = 2.0;           // --task-target-ms: what -d auto / -b auto aim a task's slice at
   bool chunked = false;                // stack_stealing: hand over a whole level
   std::string steal = "half";          // --steal one|half: tasks a victim rank gives per steal
+  int seedTree = 0;                    // --seed-tree K: first work down a K-ary tree of ranks (0: off)
   bool discrepancy = false;            // ordered: discrepancy order instead of left-to-right
   std::string statsFile;               // --stats FILE (JSON)
   std::uint64_t seed = 1;

@@ -16,6 +16,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -72,10 +73,12 @@ class TraceRecorder final : public SearchObserver {
   struct Finished {
     std::uint64_t id, nodes, cpuNs;
   };
+  // Deques, not vectors: a vector's doubling copies every record so far inside the task that
+  // happened to spawn the next one, and that task's CPU time with it (77 ms at 8.4 M records).
   struct alignas(64) Shard {
     std::mutex m;
-    std::vector<TaskSpawn> spawns;
-    std::vector<Finished> finished;
+    std::deque<TaskSpawn> spawns;
+    std::deque<Finished> finished;
   };
   Shard& shard(int worker) { return shards_[static_cast<std::size_t>(worker + 1) % shards_.size()]; }
 

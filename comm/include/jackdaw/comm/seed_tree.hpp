@@ -1,0 +1,32 @@
+// Seeding down a K-ary tree of ranks (CommOptions::seedArity, the apps' --seed-tree K): how work
+// first reaches every rank, instead of each rank stealing by its policy from the start.
+//
+// Steal-only ramp-up at P ranks has every thief ask a random (or the same best-scored) rank while
+// only rank 0 holds work, so rank 0 is flooded and most requests are refused; jackdaw-sim shows half
+// the ranks of 1,000 waiting seconds for a first task (bench/results/sim_study_grid.md). With a tree:
+// - rank r > 0 sends its first request to its parent (r − 1) / K, flagged as a seed request, without
+//   asking its policy;
+// - a rank answers a seed request with work as soon as it has spare tasks (the usual half), and
+//   holds it meanwhile, while it has work of its own or still waits for its own seed, for at most
+//   seedHoldMax; otherwise it refuses;
+// - a rank's seed phase ends with the answer to its seed request (work or not); from then on, and
+//   for every later hunger, its policy picks victims as usual.
+// So rank 0 serves K children, each of them K more, and every rank has work after about log_K(P)
+// hand-overs. The comm thread and jackdaw-sim's comm actor both follow these functions.
+//
+//   if (int p = seedParent(rank, K); p >= 0) sendSeedRequest(p);
+#pragma once
+
+namespace jackdaw::comm {
+
+// The rank a seed request goes to, or -1 (no tree, or rank 0: it holds the root).
+inline int seedParent(int rank, int arity) noexcept { return arity > 0 && rank > 0 ? (rank - 1) / arity : -1; }
+
+// Whether a victim with nothing to give now keeps a seed request to answer later rather than
+// refusing it: it will have work (its own tasks run or wait) or expects some (its own seed request
+// is still out), and the request has not waited its maximum.
+inline bool holdSeedRequest(bool waitingForOwnSeed, bool hasWork, double heldUs, double holdMaxUs) noexcept {
+  return (waitingForOwnSeed || hasWork) && heldUs < holdMaxUs;
+}
+
+}  // namespace jackdaw::comm
