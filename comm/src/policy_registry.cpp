@@ -4,6 +4,7 @@
 #include "jackdaw/comm/policies/performance.hpp"
 #include "jackdaw/comm/policies/proportional.hpp"
 #include "jackdaw/comm/policies/random.hpp"
+#include "jackdaw/comm/policies/two_choice.hpp"
 #include "jackdaw/comm/policy.hpp"
 
 namespace jackdaw::comm {
@@ -13,6 +14,7 @@ PolicyRegistry PolicyRegistry::builtin() {
   r.add<RandomPolicy>();
   r.add<PerformancePolicy>();
   r.add<ProportionalPolicy>();
+  r.add<TwoChoicePolicy>();
   return r;
 }
 

@@ -10,6 +10,7 @@
 #include "fake_board.hpp"
 #include "jackdaw/comm/policies/performance.hpp"
 #include "jackdaw/comm/policies/proportional.hpp"
+#include "jackdaw/comm/policies/two_choice.hpp"
 #include "jackdaw/comm/policies/random.hpp"
 
 using namespace jackdaw::comm;
@@ -183,7 +184,8 @@ TEST(PolicyRegistry, PerformanceAndProportionalByName) {
   EXPECT_NE(dynamic_cast<PerformancePolicy*>(reg.make("performance", c).get()), nullptr);
   EXPECT_NE(dynamic_cast<ProportionalPolicy*>(reg.make("proportional", c).get()), nullptr);
   EXPECT_NE(dynamic_cast<RandomPolicy*>(reg.make("random", c).get()), nullptr);
-  EXPECT_EQ(reg.names(), (std::vector<std::string>{"random", "performance", "proportional"}));
+  EXPECT_NE(dynamic_cast<TwoChoicePolicy*>(reg.make("twochoice", c).get()), nullptr);
+  EXPECT_EQ(reg.names(), (std::vector<std::string>{"random", "performance", "proportional", "twochoice"}));
   try {
     reg.make("perf", c);
     FAIL() << "unknown name accepted";
