@@ -1,7 +1,7 @@
 // The `twochoice` victim policy: the better-scored of d ranks drawn uniformly at random (the
 // "power of two choices", d = 2 by default), scored by (3.3) exactly as `performance` scores them.
 //
-// Why (what jackdaw-sim showed at 1,000 ranks, bench/results/sim_scale.md):
+// Why (what jackdaw-sim showed at 1,000 ranks, bench/results/sim_study_grid.md):
 // - `performance` sends every thief to the one arg-max rank: up to a fifth of all requests in a
 //   10 ms window go to a single victim, which can serve one of them;
 // - `proportional` spreads thieves but scores every candidate on every choice: P − 1 records read
