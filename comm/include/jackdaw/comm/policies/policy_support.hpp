@@ -94,6 +94,16 @@ struct PolicyCounters {
   nlohmann::json toJson() const;
 };
 
+// YewPar's stickiness, which random, proportional and twochoice share: the rank that last gave us
+// work is asked first; a refusal from it forgets it.
+struct LastGiver {
+  int rank = -1;
+  void note(const StealOutcome& o) {
+    if (o.gotWork) rank = o.victim;
+    else if (o.victim == rank) rank = -1;
+  }
+};
+
 // A uniformly random rank other than `self` (size >= 2).
 template <class Rng>
 int uniformOther(Rng& rng, int self, int size) {

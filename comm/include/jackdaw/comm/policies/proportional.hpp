@@ -60,8 +60,8 @@ class ProportionalPolicy final : public VictimPolicy {
   int choose() override {
     if (size_ < 2) return -1;
     int v = -1;
-    if (p_.sticky && last_ >= 0) {
-      v = last_;
+    if (p_.sticky && last_.rank >= 0) {
+      v = last_.rank;
       ++stickyChoices_;
     } else {
       double total = 0.0;
@@ -97,13 +97,9 @@ class ProportionalPolicy final : public VictimPolicy {
   std::int64_t onOutcome(const StealOutcome& o) override {
     if (o.victim < 0 || o.victim >= size_) return kOwnBackoff;
     counters_.countOutcome(o.gotWork);
-    if (o.gotWork) {
-      last_ = o.victim;
-      scores_.noteWork(o.victim);
-      return kOwnBackoff;
-    }
-    if (o.victim == last_) last_ = -1;
-    if (p_.staleGuard) scores_.noteRefusal(o.victim);
+    last_.note(o);
+    if (o.gotWork) scores_.noteWork(o.victim);
+    else if (p_.staleGuard) scores_.noteRefusal(o.victim);
     return kOwnBackoff;
   }
 
@@ -118,7 +114,7 @@ class ProportionalPolicy final : public VictimPolicy {
     return j;
   }
 
-  int remembered() const noexcept { return last_; }
+  int remembered() const noexcept { return last_.rank; }
   const PolicyCounters& counters() const noexcept { return counters_; }
 
  private:
@@ -127,7 +123,7 @@ class ProportionalPolicy final : public VictimPolicy {
   std::mt19937_64 rng_;
   PeerScores scores_;
   PolicyCounters counters_;
-  int last_ = -1;
+  LastGiver last_;
   std::vector<double> cumulative_;  // running weight over the candidates of one choice
   std::uint64_t stickyChoices_ = 0, sampledChoices_ = 0, guardedSkips_ = 0;
 };

@@ -20,7 +20,7 @@ class RandomPolicy final : public VictimPolicy {
 
   int choose() override {
     if (size_ < 2) return -1;
-    int v = last_;
+    int v = last_.rank;
     if (v >= 0) {
       ++stickyChoices_;
     } else {
@@ -33,8 +33,7 @@ class RandomPolicy final : public VictimPolicy {
 
   std::int64_t onOutcome(const StealOutcome& o) override {
     counters_.countOutcome(o.gotWork);
-    if (o.gotWork) last_ = o.victim;
-    else if (o.victim == last_) last_ = -1;
+    last_.note(o);
     return kOwnBackoff;
   }
 
@@ -45,11 +44,11 @@ class RandomPolicy final : public VictimPolicy {
     return j;
   }
 
-  int remembered() const noexcept { return last_; }
+  int remembered() const noexcept { return last_.rank; }
 
  private:
   int rank_, size_;
-  int last_ = -1;  // the last rank that gave work, or -1
+  LastGiver last_;
   std::mt19937_64 rng_;
   PolicyCounters counters_;
   std::uint64_t stickyChoices_ = 0, uniformChoices_ = 0;

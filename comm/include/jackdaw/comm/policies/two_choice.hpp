@@ -49,8 +49,8 @@ class TwoChoicePolicy final : public VictimPolicy {
   int choose() override {
     if (size_ < 2) return -1;
     int v = -1;
-    if (p_.sticky && last_ >= 0) {
-      v = last_;
+    if (p_.sticky && last_.rank >= 0) {
+      v = last_.rank;
       ++stickyChoices_;
     } else {
       double best = 0.0;
@@ -73,13 +73,9 @@ class TwoChoicePolicy final : public VictimPolicy {
   std::int64_t onOutcome(const StealOutcome& o) override {
     if (o.victim < 0 || o.victim >= size_) return kOwnBackoff;
     counters_.countOutcome(o.gotWork);
-    if (o.gotWork) {
-      last_ = o.victim;
-      scores_.noteWork(o.victim);
-    } else {
-      if (o.victim == last_) last_ = -1;
-      scores_.noteRefusal(o.victim);
-    }
+    last_.note(o);
+    if (o.gotWork) scores_.noteWork(o.victim);
+    else scores_.noteRefusal(o.victim);
     return kOwnBackoff;
   }
 
@@ -93,7 +89,7 @@ class TwoChoicePolicy final : public VictimPolicy {
     return j;
   }
 
-  int remembered() const noexcept { return last_; }
+  int remembered() const noexcept { return last_.rank; }
 
  private:
   // The candidates of one choice: the board's sample when it samples (already read at the owners),
@@ -110,7 +106,7 @@ class TwoChoicePolicy final : public VictimPolicy {
   std::mt19937_64 rng_;
   PeerScores scores_;
   PolicyCounters counters_;
-  int last_ = -1;
+  LastGiver last_;
   std::uint64_t stickyChoices_ = 0, scoredChoices_ = 0;
 };
 
