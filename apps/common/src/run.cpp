@@ -219,11 +219,16 @@ void GrainCheck::report(AppContext& ctx, std::uint64_t nodes) const {
   std::string advice;
   if (o.spawnDepthAuto || o.budgetAuto)
     advice = "the automatic grain splits a task only after --task-target-ms and while workers are hungry";
-  else if (o.skeleton == skeletons::DepthBounded::name || o.skeleton == skeletons::Ordered::name)
+  else if (o.skeleton == skeletons::DepthBounded::name)
+    advice = "tasks are cut only above --spawn-depth " + std::to_string(o.spawnDepth) +
+             ": -d auto deepens the cutoff where a task runs long while workers are hungry, a larger -d cuts "
+             "deeper everywhere";
+  else if (o.skeleton == skeletons::Ordered::name)
     advice = "tasks are cut only above --spawn-depth " + std::to_string(o.spawnDepth) +
              ": a larger -d cuts deeper, and --skeleton budget or stack_stealing split work while it runs";
   else if (o.skeleton == skeletons::Budget::name)
-    advice = "a task splits off work only after --budget " + std::to_string(o.budget) + " backtracks: a smaller -b splits sooner";
+    advice = "a task splits off work only after --budget " + std::to_string(o.budget) +
+             " backtracks: a smaller -b splits sooner, -b auto picks it from measured time";
   else
     advice = "the other workers found little to take from it";
   ctx.log->warn("one task visited {:.0f}% of the nodes ({} of {}): while it ran, the other {} worker(s) were busy at most "
