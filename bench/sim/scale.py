@@ -6,7 +6,8 @@
                        [--seed-trees 0,2,8] [--boards all] [--seeds 1] [-- extra jackdaw-sim flags]
 
 Writes DIR/<policy>_k<K>_<board>_s<seed>.json (jackdaw-sim --out) and DIR/table.md; runs that
-already have their JSON are not run again, so an interrupted grid resumes.
+already have their JSON are not run again, so an interrupted grid resumes. --no-run only tabulates
+the runs DIR already holds (several grids run into one DIR, one table).
 """
 import argparse
 import json
@@ -29,6 +30,7 @@ def main():
     ap.add_argument("--seed-trees", default="0,2,8")
     ap.add_argument("--boards", default="all")
     ap.add_argument("--seeds", default="1")
+    ap.add_argument("--no-run", action="store_true", help="tabulate the runs DIR holds; run nothing")
     ap.add_argument("extra", nargs="*", help="more jackdaw-sim flags (after --)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -46,6 +48,8 @@ def main():
                     cmd = [a.sim, a.trace, "--platform", a.platform, "--policy", policy, "--board", board,
                            "--seed-tree", k, "--seed", seed, "--out", path] + a.extra
                     if not os.path.exists(path):
+                        if a.no_run:
+                            continue
                         print("+", " ".join(benchlib.shown(c) if os.path.exists(c) else c for c in cmd), flush=True)
                         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
                     rows.append((policy, k, board, seed, json.load(open(path))))
