@@ -6,13 +6,17 @@
 // the ranks of 1,000 waiting seconds for a first task (bench/results/sim_study_grid.md). With a tree:
 // - rank r > 0 sends its first request to its parent (r − 1) / K, flagged as a seed request, without
 //   asking its policy;
-// - a rank answers a seed request with work as soon as it has spare tasks (the usual half), and
-//   holds it meanwhile, while it has work of its own or still waits for its own seed, for at most
-//   seedHoldMax; otherwise it refuses;
+// - a rank answers a seed request with work as soon as it has tasks to spare (seedableCount in
+//   local_work.hpp: unlike a steal it may take what the rank's own idle workers would; half of
+//   them, as a steal), and holds it meanwhile, while it has work of its own or still waits for its
+//   own seed, for at most seedHoldMax; otherwise it refuses;
 // - a rank's seed phase ends with the answer to its seed request (work or not); from then on, and
 //   for every later hunger, its policy picks victims as usual.
 // So rank 0 serves K children, each of them K more, and every rank has work after about log_K(P)
 // hand-overs. The comm thread and jackdaw-sim's comm actor both follow these functions.
+// Measured (bench/results/sim_study_grid.md, variants_ab.md): at 1,000 × 32 on UTS T1XXL up to 2.4×
+// shorter runs (random), 0.97–1.7× for the board-driven policies; nothing at 20 × 16 on NS genus 47;
+// a slower median on 4-rank MaxClique here. Off by default.
 //
 //   if (int p = seedParent(rank, K); p >= 0) sendSeedRequest(p);
 #pragma once
