@@ -5,7 +5,7 @@
 #   PAIRS=11 bench/trace_overhead.sh build/apps/ns/ns -g 36 --skeleton budget --threads 2
 set -euo pipefail
 PAIRS=${PAIRS:-5}
-TRACE=${TRACE:-/tmp/trace_overhead.jdtrace}
+TRACE=${TRACE:-$(mktemp --suffix=.jdtrace)}
 if [ $# -eq 0 ]; then set -- build/apps/ns/ns -g 35 --skeleton budget --threads 2; fi
 searchTime() { "$@" | awk '/^time:/ {print $2}'; }
 for i in $(seq "$PAIRS"); do

@@ -252,17 +252,16 @@ bool CommThread::pollIncoming(bool draining) {
 // request held for heldUs (≥ 0) that gets nothing may be kept instead (seed_tree.hpp): returns false,
 // nothing sent. giveAway is asked even so, since it is what makes a stack_stealing worker split.
 bool CommThread::answer(int thief, const StealRequest& q, std::uint64_t arrivedNs, bool draining, double heldUs) {
-  PendingSend& s = sends_.emplace_back();
   std::uint32_t count = 0;
-  s.buf.resize(sizeof count);
-  if (!draining) count = work_.giveAway(q.half != 0, q.seed != 0, s.buf);
+  std::vector<std::byte> buf(sizeof count);
+  if (!draining) count = work_.giveAway(q.half != 0, q.seed != 0, buf);
   if (count == 0 && heldUs >= 0 && !draining &&
-      holdSeedRequest(seeding_, holdsWork(), heldUs, static_cast<double>(opts_.seedHoldMax.count()))) {
-    sends_.pop_back();
+      holdSeedRequest(seeding_, holdsWork(), heldUs, static_cast<double>(opts_.seedHoldMax.count())))
     return false;
-  }
   if (heldUs > 0) stats_.seedHoldUsTotal += heldUs;
-  if (count == 0) s.buf.resize(sizeof count);
+  if (count == 0) buf.resize(sizeof count);
+  PendingSend& s = sends_.emplace_back();
+  s.buf = std::move(buf);
   // What we can give has changed (or the board said more than we had): say so at once, so the
   // next thief reads our real count, not the one from before this answer.
   if (count > 0 || lastRecord_.queued > 0) publishSoon_ = true;

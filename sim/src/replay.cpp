@@ -122,7 +122,7 @@ struct Rank {
   double firstTaskAt = -1;  // when a worker of this rank first started a task (ramp-up)
 
   std::size_t stealable() const { return comm::stealableCount(pool.size(), idle); }
-  std::size_t seedable() const { return comm::seedableCount(pool.size(), running); }
+  std::size_t spareFor(bool seed) const { return comm::spareFor(seed, pool.size(), idle, running); }
   bool needsWork() const { return idle > 0 && pool.size() == 0; }
   double workRate() const {
     double s = 0;
@@ -186,6 +186,7 @@ class SimBoardView final : public comm::BoardView {
     if (job_.pushes()) return job_.board->pushed(r);
     return fetched_.count(r) ? std::optional(fetched_.at(r)) : std::nullopt;
   }
+  bool samples() const override { return !job_.pushes(); }
   comm::Candidates candidates(int self, int size) override {
     if (job_.pushes()) return comm::everyOtherRank(self, size);
     comm::Candidates c = comm::sampleOtherRanks(self, size, job_.cfg.boardSample, rng_);
@@ -334,15 +335,19 @@ class CommActor {
     return any;
   }
 
-  bool hasWork() const { return r_.running > 0 || r_.pool.size() > 0; }
-  double holdMaxUs() const { return static_cast<double>(o_.seedHoldMax.count()); }
+  // A seed request that gets nothing now waits for work instead (seed_tree.hpp)?
+  bool keepHolding(double heldUs) const {
+    const bool hasWork = r_.running > 0 || r_.pool.size() > 0;
+    return r_.spareFor(true) == 0 && !job_.done &&
+           comm::holdSeedRequest(seeding_, hasWork, heldUs, static_cast<double>(o_.seedHoldMax.count()));
+  }
 
   void answer(const Msg& q) {
     const std::uint64_t at = nowNs();
     if (burst_ > 0 && at - lastRequestNs_ > static_cast<std::uint64_t>(o_.herdWindow.count()) * 1000) endBurst();
     ++burst_;
     lastRequestNs_ = at;
-    if (q.seed && r_.seedable() == 0 && !job_.done && comm::holdSeedRequest(seeding_, hasWork(), 0.0, holdMaxUs())) {
+    if (q.seed && keepHolding(0.0)) {
       held_.push_back({q.from, q.id, nowS()});
       ++r_.stats.seedsHeld;
       return;
@@ -355,7 +360,7 @@ class CommActor {
     bool any = false;
     for (auto it = held_.begin(); it != held_.end();) {
       const double heldUs = 1e6 * (nowS() - it->since);
-      if (r_.seedable() == 0 && comm::holdSeedRequest(seeding_, hasWork(), heldUs, holdMaxUs())) {
+      if (keepHolding(heldUs)) {
         ++it;
         continue;
       }
@@ -371,7 +376,7 @@ class CommActor {
     auto* a = new Msg{Msg::Reply, r_.id, q.id, false, 0, {}, q.seed};
     double bytes = kReplyHeader;
     // As SearchWork::giveAway, shallowest first.
-    const std::size_t spare = job_.done ? 0 : q.seed ? r_.seedable() : r_.stealable();
+    const std::size_t spare = job_.done ? 0 : r_.spareFor(q.seed);
     const std::size_t want = comm::tasksPerSteal(spare, o_.stealHalf);
     for (std::size_t i = 0; i < want; ++i) {
       const std::uint64_t id = r_.pool.takeShallowest();

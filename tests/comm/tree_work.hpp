@@ -67,10 +67,9 @@ class TreeWork : public LocalWork {
   std::uint32_t giveAway(bool half, bool seed, std::vector<std::byte>& out) override {
     std::lock_guard lock(m_);
     // The runtime's rules: tasks our own idle workers are about to take stay (stealableCount),
-    // except from a seed request (seedableCount).
-    const std::size_t spare = seed ? seedableCount(deque_.size(), running_.load())
-                                   : stealableCount(deque_.size(), workers_ - running_.load());
-    const std::size_t k = half ? (spare + 1) / 2 : (spare == 0 ? 0 : 1);
+    // except from a seed request (seedableCount); half or one of the rest (tasksPerSteal).
+    const int running = running_.load();
+    const std::size_t k = tasksPerSteal(spareFor(seed, deque_.size(), workers_ - running, running), half);
     const std::size_t at = out.size();
     out.resize(at + k * sizeof(std::uint64_t));
     for (std::size_t i = 0; i < k; ++i) {

@@ -28,6 +28,7 @@ class FakeBoard final : public BoardView {
     x.seq += 2;
   }
   void sample(int k) { sample_ = k; }
+  bool samples() const override { return sample_ > 0; }
   Candidates candidates(int self, int size) override {
     Candidates c = everyOtherRank(self, size);
     if (sample_ == 0) return c;

@@ -141,6 +141,7 @@ class LoadBoardView final : public BoardView {
   LoadBoardView(LoadBoard& b, int sample, std::uint64_t seed) : board_(b), sample_(sample), rng_(seed) {}
   std::optional<RankRecord> read(int r) const override { return board_.latest(r); }
   Candidates candidates(int self, int size) override;
+  bool samples() const override { return !board_.pushes(); }
   void refresh(std::span<const int> ranks) override;
 
  private:

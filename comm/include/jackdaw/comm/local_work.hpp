@@ -45,6 +45,12 @@ inline std::size_t seedableCount(std::size_t queued, int running) noexcept {
   return queued > 0 ? queued - 1 : 0;
 }
 
+// What a request may take from a rank now: seedableCount for a seed request, else stealableCount.
+// giveAway and jackdaw-sim's victim both ask this.
+inline std::size_t spareFor(bool seed, std::size_t queued, int idleWorkers, int running) noexcept {
+  return seed ? seedableCount(queued, running) : stealableCount(queued, idleWorkers);
+}
+
 class LocalWork {
  public:
   virtual ~LocalWork() = default;

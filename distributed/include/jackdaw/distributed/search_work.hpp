@@ -63,8 +63,7 @@ class SearchWork final : public comm::LocalWork {
     // times (seen as >12,000 granted steals in a 2-rank NS run that took 1.5x as long). A seed
     // request is the exception (local_work.hpp seedableCount): it is answered once per rank.
     const std::size_t queued = s_.pool().size();
-    const std::size_t spare = seed ? comm::seedableCount(queued, s_.runtime().runningTasks())
-                                   : comm::stealableCount(queued, s_.runtime().idleWorkers());
+    const std::size_t spare = comm::spareFor(seed, queued, s_.runtime().idleWorkers(), s_.runtime().runningTasks());
     if (spare == 0) {
       if (queued == 0) s_.requestSplit();  // stack stealing: a busy worker splits at its next node
       return 0;

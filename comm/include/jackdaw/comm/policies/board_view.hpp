@@ -49,6 +49,9 @@ class BoardView {
   // The ranks to score now, their records made current. This default (and the push board): every
   // rank but `self`, as the local board has them. A sampling board reads k of them at their owners.
   virtual Candidates candidates(int self, int size) { return everyOtherRank(self, size); }
+  // True when candidates() draws a sample read at the owners (scheme sample), false when it offers
+  // every other rank from the local board (the default, the push board).
+  virtual bool samples() const { return false; }
   // Re-read these ranks' records at their owners now (a timed one-sided read); read() then returns
   // them. The default has no owners to ask.
   virtual void refresh(std::span<const int> /*ranks*/) {}

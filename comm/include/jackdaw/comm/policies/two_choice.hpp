@@ -95,8 +95,7 @@ class TwoChoicePolicy final : public VictimPolicy {
   // The candidates of one choice: the board's sample when it samples (already read at the owners),
   // else d distinct ranks drawn here from all the others.
   std::vector<int> draw() {
-    Candidates c = view_ ? view_->candidates(rank_, size_) : everyOtherRank(rank_, size_);
-    if (c.fresh) return c.ranks;
+    if (view_ && view_->samples()) return view_->candidates(rank_, size_).ranks;
     return sampleOtherRanks(rank_, size_, static_cast<int>(p_.choices), rng_).ranks;
   }
 
