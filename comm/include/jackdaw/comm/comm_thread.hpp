@@ -70,11 +70,15 @@ class CommThread {
   // Any thread, cheap: cut the comm thread's idle sleep short (a worker ran dry, …).
   void wake() noexcept;
   // Any thread, cheap (one relaxed load): wake the comm thread if a thief rang since the last look.
+  // The caller (a worker) then yields its core: a comm thread sharing it (ranks oversubscribing
+  // the cores) would otherwise wait for the worker's time slice to end. With a core to spare the
+  // yield returns at once.
   void pollDoorbell() noexcept {
     const std::uint64_t d = board_.doorbell();
     if (d != seenBell_.load(std::memory_order_relaxed)) {
       seenBell_.store(d, std::memory_order_relaxed);
       wake();
+      std::this_thread::yield();
     }
   }
   // Any thread: a better bound / a stop; the comm thread spreads it to every board.
