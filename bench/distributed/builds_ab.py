@@ -51,10 +51,10 @@ def median_from_log2(hist):
 
 
 def measures(j):
+    """Round trip, idle, comm CPU and requests of a multi-rank run; None for one rank (no comm layer)."""
     d = j.get("distributed")
     if not d:
-        return {"rtt": 0.0, "idle": j["stats"].get("idle_us", 0) / 1e6 if isinstance(j.get("stats"), dict) else 0.0,
-                "comm_cpu": 0.0, "steals": 0}
+        return None
     hist = [0] * 24
     for r in d["per_rank"]:
         for i, c in enumerate(r["comm"]["round_trip_us_log2"]):
@@ -100,13 +100,16 @@ def main():
         ta = [s for s, _ in runs["A"]]
         tb = [s for s, _ in runs["B"]]
         ratios = [b / x for x, b in zip(ta, tb)]
-        med = lambda v, k: statistics.median(m[k] for _, m in runs[v])
+        def med(v, k, fmt):
+            got = [m[k] for _, m in runs[v] if m is not None]
+            return format(statistics.median(got), fmt) if got else "—"
         lines.append(
             f"| {name} | {statistics.median(ta):.3f} ({min(ta):.3f}-{max(ta):.3f}) "
             f"| {statistics.median(tb):.3f} ({min(tb):.3f}-{max(tb):.3f}) "
             f"| {statistics.median(ratios):.3f} ({min(ratios):.3f}-{max(ratios):.3f}) "
-            f"| {med('A', 'rtt'):.0f} / {med('B', 'rtt'):.0f} | {med('A', 'idle'):.3f} / {med('B', 'idle'):.3f} "
-            f"| {med('A', 'comm_cpu'):.3f} / {med('B', 'comm_cpu'):.3f} | {med('A', 'steals'):.0f} / {med('B', 'steals'):.0f} |")
+            f"| {med('A', 'rtt', '.0f')} / {med('B', 'rtt', '.0f')} | {med('A', 'idle', '.3f')} / {med('B', 'idle', '.3f')} "
+            f"| {med('A', 'comm_cpu', '.3f')} / {med('B', 'comm_cpu', '.3f')} "
+            f"| {med('A', 'steals', '.0f')} / {med('B', 'steals', '.0f')} |")
     lines.append("")
     benchlib.emit("\n".join(lines), a.out)
 
