@@ -1,12 +1,12 @@
 #!/usr/bin/python3
 """A/B of two builds on distributed runs (e.g. before and after a comm-layer change), alternated.
 
-    bench/distributed/builds_ab.py BUILD_A BUILD_B [--reps 7] [--out FILE]
+    bench/distributed/builds_ab.py BUILD_A BUILD_B [--reps 7] [--only TEXT] [--out FILE]
 
 Each repetition runs every configuration with A then B (the next repetition B then A), so drift in
 the machine's load hits both alike. Per configuration: the search time (`seconds` in --stats, rank
 0), the ratio B/A per pair, the median steal round trip (from the ranks' log2 histograms), the
-thieves' idle time and the comm threads' CPU. The answer must be the same in every run, or the
+thieves' idle time and the comm threads' CPU. --only keeps the configurations whose name contains TEXT. The answer must be the same in every run, or the
 script stops: node count and result for the enumerations, omega for MaxClique.
 """
 import argparse
@@ -69,11 +69,16 @@ def main():
     ap.add_argument("a")
     ap.add_argument("b")
     ap.add_argument("--reps", type=int, default=7)
+    ap.add_argument("--only", default="", help="run only the configurations whose name contains this")
     ap.add_argument("--out")
     a = ap.parse_args()
+    configs = [c for c in CONFIGS if a.only in c[0]]
+    if not configs:
+        sys.exit(f"--only {a.only!r}: no configuration's name contains it")
     builds = {"A": os.path.abspath(a.a), "B": os.path.abspath(a.b)}
     lines = ["# Two builds on distributed runs, alternated", "",
-             f"- command: `bench/distributed/builds_ab.py A B --reps {a.reps}` (A = {a.a}, B = {a.b})",
+             f"- command: `bench/distributed/builds_ab.py A B --reps {a.reps}"
+             + (f" --only '{a.only}'" if a.only else "") + f"` (A = {a.a}, B = {a.b})",
              f"- machine: {benchlib.machine()}", f"- date: {benchlib.utc_now()}",
              "- ranks run with `mpirun --oversubscribe` and Open MPI's default binding (one core per rank for 2 ranks);",
              "  seconds = the app's search time (rank 0); rtt = median steal round trip over all ranks (log2 bins, bin",
@@ -81,7 +86,7 @@ def main():
              "| configuration | A median s (min-max) | B median s (min-max) | B/A per pair, median (min-max) "
              "| rtt µs A / B | idle s A / B | comm CPU s A / B | steal requests A / B |",
              "|---|---|---|---|---|---|---|---|"]
-    for name, (app, answer_of), ranks, workers in CONFIGS:
+    for name, (app, answer_of), ranks, workers in configs:
         runs = {"A": [], "B": []}
         answer = None
         for rep in range(a.reps):

@@ -25,6 +25,8 @@ nlohmann::json toJson(const CommStats& s) {
           {"steal_round_trip_us_mean", answered ? s.stealRoundTripUsTotal / static_cast<double>(answered) : 0.0},
           {"comm_cpu_seconds", s.commCpuSeconds},
           {"comm_wall_seconds", s.commWallSeconds},
+          {"comm_sleeps", s.commSleeps},
+          {"own_cores", s.ownCores},
           {"latency_us", s.latencyUs},
           {"round_trip_us", s.roundTripUs},
           {"hunger_episodes", s.hungerEpisodes},

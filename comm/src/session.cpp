@@ -3,6 +3,7 @@
 #include <string>
 
 #include "jackdaw/comm/gather.hpp"
+#include "jackdaw/comm/node_cores.hpp"
 #include "jackdaw/comm/wire.hpp"
 
 namespace jackdaw::comm {
@@ -24,7 +25,9 @@ Session::Session(const SessionConfig& cfg, int workers, LocalWork& work)
   env.seed = cfg.seed;
   env.board = view_.get();
   policy_ = spec.make(env, cfg.policyParams);
-  comm_ = std::make_unique<CommThread>(world_, *board_, work, *policy_, cfg.comm);
+  CommOptions opts = cfg.comm;
+  opts.ownCores = workersHaveOwnCores(world_, workers);
+  comm_ = std::make_unique<CommThread>(world_, *board_, work, *policy_, opts);
 }
 
 Session::~Session() = default;

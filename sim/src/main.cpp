@@ -127,6 +127,8 @@ int main(int argc, char** argv) {
   cfg.board = jackdaw::comm::parseBoardScheme(board);
   cfg.ranks = ranks ? ranks : p.hosts;
   cfg.workers = workers ? workers : std::max(1, p.cores - 1);
+  // As Session measures it on a real node: ranks go round-robin over the hosts.
+  cfg.comm.ownCores = (cfg.ranks + p.hosts - 1) / p.hosts * cfg.workers <= p.cores;
 
   // SimGrid's own flags are not ours to expose: quiet logs, small actor stacks (32k actors at
   // 1,000 × 32 would not fit with the default 8 MiB each) and no guard page per stack (each costs

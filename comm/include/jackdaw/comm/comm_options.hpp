@@ -44,6 +44,10 @@ struct CommOptions {
   // which poll the doorbell every doorbellNodes nodes (Session::pollDoorbell), wake its comm thread
   // at once instead of the request waiting out the comm thread's sleep.
   bool doorbell = true;
+  // Every worker on this node has a core of its own (Session measures it, node_cores.hpp). If not,
+  // a worker may be descheduled for a whole time slice, bell unpolled, and the comm thread must
+  // look for requests on its own as well (nextSleep).
+  bool ownCores = true;
   unsigned doorbellNodes = 64;  // a worker polls the doorbell every this many nodes (one relaxed load)
   CommEvents* events = nullptr;  // told what happens (a timeline recorder), from the comm thread
   unsigned testDelayMaxUs = 0;  // TEST ONLY: random sleeps of up to this many µs in the loop
@@ -59,6 +63,21 @@ inline std::chrono::microseconds sleepCap(const CommOptions& o, bool stealInFlig
   if (holdsTasks && !o.doorbell) return o.victimMaxSleep;
   if (o.doorbell && idleWorkers == 0) return o.busyMaxSleep;
   return o.maxSleep;
+}
+
+// The next sleep of the backoff, which doubles from minSleep after an active turn up to the cap.
+// Each sleep costs its thread ~15 µs of CPU on our VMs (futex, timer, two context switches), most
+// of it taken from a busy worker, so two cases skip the climb:
+// - a busy rank with the doorbell sleeps its cap at once: its workers wake it for whatever needs it
+//   (a thief's ring, a pool run dry, a bound, a stop); not while its own sends are pending, which
+//   may need its progress (a large reply's rendezvous), nor on a node whose workers share cores;
+// - a hungry rank waiting out a refusal's retry delay sleeps until then (cap permitting): nothing it
+//   does before that time is of use to it.
+inline std::chrono::microseconds nextSleep(const CommOptions& o, std::chrono::microseconds backoff,
+                                           std::chrono::microseconds cap, bool sendsPending,
+                                           std::chrono::microseconds untilRetry) {
+  if (o.doorbell && o.ownCores && cap == o.busyMaxSleep && cap > o.maxSleep && !sendsPending) return cap;
+  return std::min(std::max(backoff, untilRetry), cap);
 }
 
 }  // namespace jackdaw::comm

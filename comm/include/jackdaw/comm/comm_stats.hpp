@@ -25,6 +25,8 @@ struct CommStats {
   double stealRoundTripUsTotal = 0.0;  // sum over granted + refused steals
   double commCpuSeconds = 0.0;         // getrusage(RUSAGE_THREAD) of the comm thread
   double commWallSeconds = 0.0;
+  std::uint64_t commSleeps = 0;        // the comm thread's sleeps (each costs it ~15 µs of CPU on our VMs)
+  std::uint64_t ownCores = 0;          // 1: every worker on this rank's node had a core of its own (node_cores.hpp)
   std::vector<double> latencyUs;       // mean timed one-sided read of each rank's record, µs ((3.2)'s samples)
   std::vector<double> roundTripUs;     // mean steal round trip to each rank, µs (0: none)
   std::uint64_t hungerEpisodes = 0;    // times this rank started needing work
@@ -61,7 +63,7 @@ struct CommStats {
        bytesSent, bytesReceived, boardPublishes, boundPublishes, stopPublishes, waves, stealRoundTripUsTotal,
        commCpuSeconds, commWallSeconds, latencyUs, roundTripUs, hungerEpisodes, requestBursts, choiceBins,
        choiceVictims, choicesDropped, roundTripLog2, recordAgeLog2, requestsPromised, promisedRefused,
-       unpromisedGranted, publishUsTotal, fetchUsTotal, boardFetches, fetchedRecords, doorbellRings, seedRequests, seedsGranted, seedsHeld, seedHoldUsTotal);
+       unpromisedGranted, publishUsTotal, fetchUsTotal, boardFetches, fetchedRecords, doorbellRings, seedRequests, seedsGranted, seedsHeld, seedHoldUsTotal, commSleeps, ownCores);
   }
 };
 
