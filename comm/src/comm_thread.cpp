@@ -145,10 +145,7 @@ void CommThread::run() {
       // its busy workers wake it when one arrives, and the short sleeps would only take CPU from them.
       // Held seed requests wait for spare work, which nobody announces: look as often as for a reply.
       const auto cap = sleepCap(opts_, !inflight_.empty() || !held_.empty(), lastRecord_.pooled > 0, work_.idleWorkers());
-      const auto untilRetry = hungry_ && inflight_.empty() && nextStealNs_ > now
-                                  ? std::chrono::microseconds((nextStealNs_ - now) / 1000)
-                                  : std::chrono::microseconds(0);
-      backoff = nextSleep(opts_, backoff, cap, !sends_.empty(), untilRetry);
+      backoff = nextSleep(opts_, backoff, cap, !sends_.empty());
       idleSleep(backoff);
       ++stats_.commSleeps;
       backoff = std::min(backoff * 2, cap);

@@ -307,11 +307,8 @@ class CommActor {
       // Held seed requests wait for spare work, which no one announces: look as often as for a reply.
       const double cap =
           static_cast<double>(comm::sleepCap(o_, inflight_ || !held_.empty(), lastRecord_.pooled > 0, r_.idle).count());
-      const double untilRetry =
-          hungry_ && !inflight_ && nextStealNs_ > now ? 1e-3 * static_cast<double>(nextStealNs_ - now) : 0.0;
       backoff = static_cast<double>(comm::nextSleep(o_, std::chrono::microseconds(static_cast<std::int64_t>(backoff)),
-                                                    std::chrono::microseconds(static_cast<std::int64_t>(cap)), false,
-                                                    std::chrono::microseconds(static_cast<std::int64_t>(untilRetry)))
+                                                    std::chrono::microseconds(static_cast<std::int64_t>(cap)), false)
                                         .count());
       if (!r_.woken) r_.commWake->wait_for(lock, backoff * 1e-6);
       r_.woken = false;

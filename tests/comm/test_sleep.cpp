@@ -13,37 +13,29 @@ TEST(CommSleep, BusyRankWithDoorbellSleepsItsCapAtOnce) {
   CommOptions o;
   const auto cap = sleepCap(o, false, true, 0);
   ASSERT_EQ(cap, o.busyMaxSleep);
-  EXPECT_EQ(nextSleep(o, o.minSleep, cap, false, 0us), o.busyMaxSleep);
+  EXPECT_EQ(nextSleep(o, o.minSleep, cap, false), o.busyMaxSleep);
 }
 
 TEST(CommSleep, PendingSendsSharedCoresOrNoDoorbellKeepTheClimb) {
   CommOptions o;
   const auto cap = sleepCap(o, false, true, 0);
-  EXPECT_EQ(nextSleep(o, o.minSleep, cap, true, 0us), o.minSleep);  // a reply may need our progress
+  EXPECT_EQ(nextSleep(o, o.minSleep, cap, true), o.minSleep);  // a reply may need our progress
   CommOptions shared = o;
   shared.ownCores = false;  // a worker may miss the bell for a time slice
-  EXPECT_EQ(nextSleep(shared, o.minSleep, cap, false, 0us), o.minSleep);
+  EXPECT_EQ(nextSleep(shared, o.minSleep, cap, false), o.minSleep);
   CommOptions quiet = o;
   quiet.doorbell = false;
   const auto quietCap = sleepCap(quiet, false, true, 0);
   EXPECT_EQ(quietCap, quiet.victimMaxSleep);
-  EXPECT_EQ(nextSleep(quiet, quiet.minSleep, quietCap, false, 0us), quiet.minSleep);
+  EXPECT_EQ(nextSleep(quiet, quiet.minSleep, quietCap, false), quiet.minSleep);
 }
 
 TEST(CommSleep, StealInFlightOrIdleWorkersNeverJump) {
   CommOptions o;
   const auto inflight = sleepCap(o, true, false, 0);
-  EXPECT_EQ(nextSleep(o, o.minSleep, inflight, false, 0us), o.minSleep);
+  EXPECT_EQ(nextSleep(o, o.minSleep, inflight, false), o.minSleep);
   const auto idle = sleepCap(o, false, false, 1);
   EXPECT_EQ(idle, o.maxSleep);
-  EXPECT_EQ(nextSleep(o, o.minSleep, idle, false, 0us), o.minSleep);
-  EXPECT_EQ(nextSleep(o, 80us, idle, false, 0us), 80us);
-}
-
-TEST(CommSleep, HungryRankSleepsUntilItsRetryWithinTheCap) {
-  CommOptions o;
-  const auto cap = sleepCap(o, false, false, 1);
-  EXPECT_EQ(nextSleep(o, o.minSleep, cap, false, 300us), 300us);
-  EXPECT_EQ(nextSleep(o, o.minSleep, cap, false, 50'000us), cap);
-  EXPECT_EQ(nextSleep(o, 640us, cap, false, 300us), 640us);  // the back-off already reached further
+  EXPECT_EQ(nextSleep(o, o.minSleep, idle, false), o.minSleep);
+  EXPECT_EQ(nextSleep(o, 80us, idle, false), 80us);
 }

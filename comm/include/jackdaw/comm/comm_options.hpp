@@ -67,17 +67,16 @@ inline std::chrono::microseconds sleepCap(const CommOptions& o, bool stealInFlig
 
 // The next sleep of the backoff, which doubles from minSleep after an active turn up to the cap.
 // Each sleep costs its thread ~15 µs of CPU on our VMs (futex, timer, two context switches), most
-// of it taken from a busy worker, so two cases skip the climb:
-// - a busy rank with the doorbell sleeps its cap at once: its workers wake it for whatever needs it
-//   (a thief's ring, a pool run dry, a bound, a stop); not while its own sends are pending, which
-//   may need its progress (a large reply's rendezvous), nor on a node whose workers share cores;
-// - a hungry rank waiting out a refusal's retry delay sleeps until then (cap permitting): nothing it
-//   does before that time is of use to it.
+// of it taken from a busy worker. So a busy rank with the doorbell sleeps its cap at once: its
+// workers wake it for whatever needs it (a thief's ring, a pool run dry, a bound, a stop). Not while
+// its own sends are pending, which may need its progress (a large reply's rendezvous), nor on a
+// node whose workers share cores, where a descheduled worker leaves the bell unpolled.
+// (A hungry rank sleeping straight to its retry time was tried too: thieves waited longer for its
+// refusals, and 4 oversubscribed ranks idled more; bench/results/distributed.md.)
 inline std::chrono::microseconds nextSleep(const CommOptions& o, std::chrono::microseconds backoff,
-                                           std::chrono::microseconds cap, bool sendsPending,
-                                           std::chrono::microseconds untilRetry) {
+                                           std::chrono::microseconds cap, bool sendsPending) {
   if (o.doorbell && o.ownCores && cap == o.busyMaxSleep && cap > o.maxSleep && !sendsPending) return cap;
-  return std::min(std::max(backoff, untilRetry), cap);
+  return std::min(backoff, cap);
 }
 
 }  // namespace jackdaw::comm
