@@ -136,7 +136,7 @@ class Launch {
       } catch (const SearchFailed& e) {
         throw SearchFailed(std::string("rank 0: ") + e.what());
       }
-      settle(s, r, std::move(start.share));
+      settle(s, r, std::move(start.share), s.stopFlag().reason());
       return r;
     }
     return spanning(s, begin, resume, std::move(start.share));
@@ -144,12 +144,15 @@ class Launch {
 
  private:
   // This rank's share gains what it continued from; if an interruption stopped the search under
-  // a checkpoint, the share and the unexplored work become this rank's saved record. (spanning()
-  // makes the stop flag's reason the same on every rank, so all ranks save or none does.)
+  // a checkpoint, the share and the unexplored work become this rank's saved record. `reason` is
+  // the one spanning() made every rank agree on, not the flag read again: a checkpoint timer may
+  // still raise the flag on one rank after the agreement, and then that rank alone would save and
+  // wait in the checkpoint's collectives for ranks that had ended (a hang, 1 run in ~70 under load).
   template <class Search>
-  void settle(Search& s, typename Search::Result& share, typename Search::Result&& continued) const {
+  void settle(Search& s, typename Search::Result& share, typename Search::Result&& continued,
+              StopReason reason) const {
     addShare<typename Search::T::Better>(share, std::move(continued));
-    if (!cp_ || !cp_->keep || s.stopFlag().reason() != StopReason::Interrupted) return;
+    if (!cp_ || !cp_->keep || reason != StopReason::Interrupted) return;
     SavedWork<typename Search::Result, typename Search::TaskT> w{share, s.takeUnexplored()};
     cp_->savedTasks = w.tasks.size();
     cp_->saved = encodeSaved(w);
@@ -218,7 +221,7 @@ class Launch {
 
     const auto error = s.error();
     RankShare<Result> mine{s.collect(seconds), s.reports(), error ? modelThrew(error) : std::string()};
-    if (!error) settle(s, mine.result, std::move(continued));
+    if (!error) settle(s, mine.result, std::move(continued), static_cast<StopReason>(agreed));
     std::vector<std::byte> bytes;
     {
       comm::wire::Writer w(bytes);
