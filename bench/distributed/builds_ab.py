@@ -6,8 +6,9 @@
 Each repetition runs every configuration with A then B (the next repetition B then A), so drift in
 the machine's load hits both alike. Per configuration: the search time (`seconds` in --stats, rank
 0), the ratio B/A per pair, the median steal round trip (from the ranks' log2 histograms), the
-thieves' idle time and the comm threads' CPU. --only keeps the configurations whose name contains TEXT. The answer must be the same in every run, or the
-script stops: node count and result for the enumerations, omega for MaxClique.
+thieves' idle time and the comm threads' CPU. The answer must be the same in every run, or the
+script stops: node count and result for the enumerations, omega for MaxClique. --only keeps the
+configurations whose name contains TEXT.
 """
 import argparse
 import os

@@ -144,11 +144,11 @@ void CommThread::run() {
       // A victim polls for requests every victimMaxSleep, unless thieves ring its doorbell: then
       // its busy workers wake it when one arrives, and the short sleeps would only take CPU from them.
       // Held seed requests wait for spare work, which nobody announces: look as often as for a reply.
-      const auto cap = sleepCap(opts_, !inflight_.empty() || !held_.empty(), lastRecord_.pooled > 0, work_.idleWorkers());
-      backoff = nextSleep(opts_, backoff, cap, !sends_.empty());
-      idleSleep(backoff);
+      const Sleep sleep = nextSleep(opts_, backoff, !inflight_.empty() || !held_.empty(), lastRecord_.pooled > 0,
+                                    work_.idleWorkers(), !sends_.empty());
+      idleSleep(sleep.now);
       ++stats_.commSleeps;
-      backoff = std::min(backoff * 2, cap);
+      backoff = std::min(sleep.now * 2, sleep.cap);
     }
   }
   // A bound or stop published by a peer before the deciding wave is in our board by now: hand

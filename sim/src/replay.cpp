@@ -285,7 +285,7 @@ class CommActor {
   CommActor(Job& job, Rank& r) : job_(job), r_(r), o_(job.cfg.comm), seeding_(comm::seedParent(r.id, o_.seedArity) >= 0) {}
 
   void run() {
-    auto backoff = static_cast<double>(o_.minSleep.count());
+    auto backoff = o_.minSleep;
     std::unique_lock lock(*r_.mutex);
     while (!job_.done) {
       const std::uint64_t now = nowNs();
@@ -301,18 +301,15 @@ class CommActor {
       }
       if (job_.done) break;
       if (active) {
-        backoff = static_cast<double>(o_.minSleep.count());
+        backoff = o_.minSleep;
         continue;
       }
       // Held seed requests wait for spare work, which no one announces: look as often as for a reply.
-      const double cap =
-          static_cast<double>(comm::sleepCap(o_, inflight_ || !held_.empty(), lastRecord_.pooled > 0, r_.idle).count());
-      backoff = static_cast<double>(comm::nextSleep(o_, std::chrono::microseconds(static_cast<std::int64_t>(backoff)),
-                                                    std::chrono::microseconds(static_cast<std::int64_t>(cap)), false)
-                                        .count());
-      if (!r_.woken) r_.commWake->wait_for(lock, backoff * 1e-6);
+      const comm::Sleep sleep =
+          comm::nextSleep(o_, backoff, inflight_ || !held_.empty(), lastRecord_.pooled > 0, r_.idle, false);
+      if (!r_.woken) r_.commWake->wait_for(lock, 1e-6 * static_cast<double>(sleep.now.count()));
       r_.woken = false;
-      backoff = std::min(backoff * 2, cap);
+      backoff = std::min(sleep.now * 2, sleep.cap);
     }
     endBurst();
   }

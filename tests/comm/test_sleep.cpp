@@ -7,35 +7,34 @@
 using namespace std::chrono_literals;
 using jackdaw::comm::CommOptions;
 using jackdaw::comm::nextSleep;
-using jackdaw::comm::sleepCap;
 
+// nextSleep's arguments after the options and the last sleep: its own steal in flight, tasks held,
+// idle workers, sends pending.
 TEST(CommSleep, BusyRankWithDoorbellSleepsItsCapAtOnce) {
   CommOptions o;
-  const auto cap = sleepCap(o, false, true, 0);
-  ASSERT_EQ(cap, o.busyMaxSleep);
-  EXPECT_EQ(nextSleep(o, o.minSleep, cap, false), o.busyMaxSleep);
+  const auto s = nextSleep(o, o.minSleep, false, true, 0, false);
+  ASSERT_EQ(s.cap, o.busyMaxSleep);
+  EXPECT_EQ(s.now, o.busyMaxSleep);
 }
 
 TEST(CommSleep, PendingSendsSharedCoresOrNoDoorbellKeepTheClimb) {
   CommOptions o;
-  const auto cap = sleepCap(o, false, true, 0);
-  EXPECT_EQ(nextSleep(o, o.minSleep, cap, true), o.minSleep);  // a reply may need our progress
+  EXPECT_EQ(nextSleep(o, o.minSleep, false, true, 0, true).now, o.minSleep);  // a reply may need our progress
   CommOptions shared = o;
   shared.ownCores = false;  // a worker may miss the bell for a time slice
-  EXPECT_EQ(nextSleep(shared, o.minSleep, cap, false), o.minSleep);
+  EXPECT_EQ(nextSleep(shared, o.minSleep, false, true, 0, false).now, o.minSleep);
   CommOptions quiet = o;
   quiet.doorbell = false;
-  const auto quietCap = sleepCap(quiet, false, true, 0);
-  EXPECT_EQ(quietCap, quiet.victimMaxSleep);
-  EXPECT_EQ(nextSleep(quiet, quiet.minSleep, quietCap, false), quiet.minSleep);
+  const auto s = nextSleep(quiet, quiet.minSleep, false, true, 0, false);
+  EXPECT_EQ(s.cap, quiet.victimMaxSleep);
+  EXPECT_EQ(s.now, quiet.minSleep);
 }
 
 TEST(CommSleep, StealInFlightOrIdleWorkersNeverJump) {
   CommOptions o;
-  const auto inflight = sleepCap(o, true, false, 0);
-  EXPECT_EQ(nextSleep(o, o.minSleep, inflight, false), o.minSleep);
-  const auto idle = sleepCap(o, false, false, 1);
-  EXPECT_EQ(idle, o.maxSleep);
-  EXPECT_EQ(nextSleep(o, o.minSleep, idle, false), o.minSleep);
-  EXPECT_EQ(nextSleep(o, 80us, idle, false), 80us);
+  EXPECT_EQ(nextSleep(o, o.minSleep, true, false, 0, false).now, o.minSleep);
+  const auto idle = nextSleep(o, o.minSleep, false, false, 1, false);
+  EXPECT_EQ(idle.cap, o.maxSleep);
+  EXPECT_EQ(idle.now, o.minSleep);
+  EXPECT_EQ(nextSleep(o, 80us, false, false, 1, false).now, 80us);
 }

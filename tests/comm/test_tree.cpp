@@ -106,7 +106,9 @@ TEST(Tree, SeedTreeEveryTaskOnce) {
     const auto& ranks = r.stats["ranks"];
     for (std::size_t i = 0; i < ranks.size(); ++i)
       EXPECT_EQ(ranks[i]["seed_requests"].get<double>(), i == 0 ? 0.0 : 1.0) << "rank " << i << ", arity " << arity;
-    if (worldSize() > 1) EXPECT_GE(r.stats["totals"]["seeds_granted"].get<double>(), 1.0) << "arity " << arity;
+    if (worldSize() > 1) {
+      EXPECT_GE(r.stats["totals"]["seeds_granted"].get<double>(), 1.0) << "arity " << arity;
+    }
     EXPECT_LE(r.stats["totals"]["seeds_granted"].get<double>(), worldSize() - 1.0) << "arity " << arity;
     EXPECT_LE(r.stats["totals"]["seeds_held"].get<double>(), worldSize() - 1.0);
   }

@@ -54,29 +54,39 @@ struct CommOptions {
   std::uint64_t seed = 1;       // for the test delays
 };
 
+// Busy with the doorbell: thieves ring and no worker of the rank is idle, so nothing needs the comm
+// thread before a worker wakes it (a thief's ring, a pool run dry, a bound, a stop).
+inline bool busyWithDoorbell(const CommOptions& o, bool stealInFlight, int idleWorkers) {
+  return !stealInFlight && o.doorbell && idleWorkers == 0;
+}
+
 // The longest a comm thread sleeps between two turns of its loop (its backoff doubles up to this):
 // minSleep while its own steal is in flight, victimMaxSleep while it holds tasks and thieves do not
-// ring, busyMaxSleep when they ring and no worker of the rank is idle, maxSleep otherwise.
-// CommThread::run and jackdaw-sim's comm actor both sleep by it.
+// ring, busyMaxSleep when busy with the doorbell, maxSleep otherwise.
 inline std::chrono::microseconds sleepCap(const CommOptions& o, bool stealInFlight, bool holdsTasks, int idleWorkers) {
   if (stealInFlight) return o.minSleep;
   if (holdsTasks && !o.doorbell) return o.victimMaxSleep;
-  if (o.doorbell && idleWorkers == 0) return o.busyMaxSleep;
+  if (busyWithDoorbell(o, stealInFlight, idleWorkers)) return o.busyMaxSleep;
   return o.maxSleep;
 }
 
-// The next sleep of the backoff, which doubles from minSleep after an active turn up to the cap.
-// Each sleep costs its thread ~15 µs of CPU on our VMs (futex, timer, two context switches), most
-// of it taken from a busy worker. So a busy rank with the doorbell sleeps its cap at once: its
-// workers wake it for whatever needs it (a thief's ring, a pool run dry, a bound, a stop). Not while
-// its own sends are pending, which may need its progress (a large reply's rendezvous), nor on a
-// node whose workers share cores, where a descheduled worker leaves the bell unpolled.
-// (A hungry rank sleeping straight to its retry time was tried too: thieves waited longer for its
-// refusals, and 4 oversubscribed ranks idled more; bench/results/distributed.md.)
-inline std::chrono::microseconds nextSleep(const CommOptions& o, std::chrono::microseconds backoff,
-                                           std::chrono::microseconds cap, bool sendsPending) {
-  if (o.doorbell && o.ownCores && cap == o.busyMaxSleep && cap > o.maxSleep && !sendsPending) return cap;
-  return std::min(backoff, cap);
+// The sleep after an idle turn, and the cap the backoff doubles up to from there. The backoff climbs
+// from minSleep after an active turn, except that a rank busy with the doorbell sleeps its cap at
+// once: each sleep costs its thread ~15 µs of CPU on our VMs (futex, timer, two context switches),
+// most of it taken from a busy worker, and its workers wake it anyway. Not while its own sends are
+// pending, which may need its progress (a large reply's rendezvous), nor on a node whose workers
+// share cores, where a descheduled worker leaves the bell unpolled. (A hungry rank sleeping straight
+// to its retry time was tried too: thieves waited longer for its refusals, and 4 oversubscribed
+// ranks idled more; bench/results/distributed.md.) CommThread::run and jackdaw-sim's comm actor
+// both sleep by it.
+struct Sleep {
+  std::chrono::microseconds now, cap;
+};
+inline Sleep nextSleep(const CommOptions& o, std::chrono::microseconds backoff, bool stealInFlight, bool holdsTasks,
+                       int idleWorkers, bool sendsPending) {
+  const auto cap = sleepCap(o, stealInFlight, holdsTasks, idleWorkers);
+  if (busyWithDoorbell(o, stealInFlight, idleWorkers) && o.ownCores && !sendsPending) return {cap, cap};
+  return {std::min(backoff, cap), cap};
 }
 
 }  // namespace jackdaw::comm
