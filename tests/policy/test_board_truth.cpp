@@ -55,10 +55,7 @@ struct FakeSearch {
     pool_.tasks.pop_front();
     return t;
   }
-  struct Incumbent {
-    void offerBound(long long) {}
-  } incumbent_;
-  Incumbent& incumbent() { return incumbent_; }
+  void offerBound(long long) {}
   void inject(TaskT t) { pool_.tasks.push_back(t); }
   std::uint64_t tasksCreated() const { return 0; }
   std::uint64_t tasksFinished() const { return 0; }

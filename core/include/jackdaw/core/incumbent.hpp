@@ -2,7 +2,9 @@
 //
 // The objective lives in an atomic improved by compare-and-swap, so the bound test on the hot path
 // is one relaxed load. The node itself sits behind a mutex: improvements are rare. A bound that
-// arrives from another rank (offerBound) tightens pruning without a node.
+// arrives from another rank (offerBound) tightens pruning without a node. A frozen incumbent
+// (freeze(), for recording a trace under a fixed bound) never moves: a solution better than its
+// bound is only told to the listener.
 #pragma once
 
 #include <atomic>
@@ -30,8 +32,12 @@ class Incumbent {
   // True when `o` is strictly better than the current bound (or there is none).
   bool wouldImprove(const Obj& o) const noexcept { return !hasBound() || Better{}(o, bound()); }
 
+  // Before the search: keep the bound where it is for good (docs/simulation.md, "incumbent replay").
+  void freeze() noexcept { frozen_ = true; }
+
   // Tighten the bound; true if `o` was an improvement.
   bool offerBound(const Obj& o) noexcept {
+    if (frozen_) return false;
     if (!has_.load(std::memory_order_acquire)) {
       std::lock_guard lock(firstMutex_);
       if (!has_.load(std::memory_order_relaxed)) {
@@ -53,6 +59,10 @@ class Incumbent {
 
   // Record a solution node; true if it improved the bound.
   bool offerNode(const Node& n, const Obj& o) {
+    if (frozen_) {
+      if (listener_ && wouldImprove(o)) listener_(o);
+      return false;
+    }
     if (!offerBound(o)) return false;
     if (listener_) listener_(o);
     std::lock_guard lock(nodeMutex_);
@@ -81,6 +91,7 @@ class Incumbent {
   std::optional<Node> node_;
   Obj nodeObj_{};
   std::function<void(const Obj&)> listener_;
+  bool frozen_ = false;
 };
 
 }  // namespace jackdaw

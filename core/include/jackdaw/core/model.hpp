@@ -115,4 +115,13 @@ void runHot(F&& loop) {
   else loop();
 }
 
+// Tells the model's optional boundHint(space, objective) that this process's bound is now
+// `objective`: given at the start (params.initialBound), found by a worker, or arrived from another
+// rank. A model whose generator prunes or colours by the best value so far (MaxClique's re-colouring)
+// learns it here, not only from the nodes it happens to visit. A hint: it must keep every bound valid.
+template <class M, class Obj>
+void hintBound(const typename M::Space& space, const Obj& objective) {
+  if constexpr (requires { M::boundHint(space, objective); }) M::boundHint(space, objective);
+}
+
 }  // namespace jackdaw

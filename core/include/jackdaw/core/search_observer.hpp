@@ -19,8 +19,10 @@
 // To record the task tree (--trace), override wantsTaskTree() to return true: every task then
 // carries a span with its id and its thread CPU time, and each new task is told with taskSpawned()
 // (its parent, the parent's nodes before the spawn, its depth and, if the driver installed a
-// sizer, its size on the wire). With no observer asking for the tree, the engine reads no CPU
-// clock and makes no spawn call.
+// sizer, its size on the wire and a key for it). With no observer asking for the tree, the engine
+// reads no CPU clock and makes no spawn call. Under a frozen bound (ParallelOptions::frozenBound)
+// the tree's observers also hear of every solution better than the bound (solutionFound), so a
+// trace can say where a branch-and-bound run would have improved its incumbent.
 #pragma once
 
 #include <chrono>
@@ -55,6 +57,15 @@ struct TaskSpawn {
   int depth = 0;                        // the depth of the new task's root node
   int worker = -1;                      // the worker that pushed it (-1: not on a worker)
   std::uint32_t bytes = 0;              // its size as a steal would send it (0: no sizer installed)
+  std::uint64_t key = 0;                // a hash of those bytes: the same task in another run has the same key
+};
+
+// A better solution (under a frozen bound: better than the bound).
+struct SolutionFound {
+  std::uint64_t task = kNoParentTask;  // the task running on the worker (kNoParentTask: none, or the tree is not recorded)
+  std::uint64_t afterNodes = 0;        // nodes that task had visited when it found the solution
+  double objective = 0;                // the solution's objective
+  int worker = -1;
 };
 
 // The calling thread's CPU time in nanoseconds (CLOCK_THREAD_CPUTIME_ID).
@@ -92,6 +103,9 @@ class SearchObserver {
   // A task was created (pushed into the pool), from the pushing thread, before any worker can run
   // it. Only for observers whose wantsTaskTree() is true.
   virtual void taskSpawned(const TaskSpawn& /*spawn*/) {}
+  // A better solution, on the finding worker's thread, after incumbentImproved (under a frozen
+  // bound: each solution better than it, and no incumbentImproved). Arithmetic objectives only.
+  virtual void solutionFound(const SolutionFound& /*found*/) {}
 };
 
 }  // namespace jackdaw

@@ -111,7 +111,15 @@ class Launch {
     using Result = typename Search::Result;
     using Saved = SavedWork<Result, typename Search::TaskT>;
     // An observer records the task tree (--trace): it gets each task's size as a steal sends it.
-    if (s.wantsTaskTree()) s.setTaskSizer([](const typename Search::TaskT& t) { return taskWireBytes(t); });
+    if (s.wantsTaskTree())
+      s.setTaskSizer([](const typename Search::TaskT& t) {
+        TaskWire w = taskWire(t);
+        // A model may name a task by less than all its bytes (fields that depend on the run's
+        // history, such as a bound, would keep a trace's levels from matching the same task).
+        using Model = typename Search::Model;
+        if constexpr (requires { Model::identity(t.node); }) w.key = Model::identity(t.node);
+        return typename Search::Wire{w.bytes, w.key};
+      });
     // On resume every rank starts from its saved records instead of the seed.
     const bool resume = cp_ && cp_->resume;
     Saved start;

@@ -6,6 +6,8 @@
 #include <atomic>
 #include <cstdint>
 #include <span>
+#include <functional>
+#include <string_view>
 #include <vector>
 
 #include "jackdaw/comm/local_work.hpp"
@@ -22,16 +24,26 @@ void transferTask(Archive& ar, TaskT& t) {
   ar(t.node, t.depth, t.priority);
 }
 
-// A task's size in the wire format, as giveAway() would write it (the answer's 4-byte count aside):
-// the sizer a driver installs into a search whose observer records the task tree.
+// A task in the wire format, as giveAway() would write it (the answer's 4-byte count aside): its
+// size, and a hash of its bytes that names the same task in another run (a trace's levels). The
+// sizer a driver installs into a search whose observer records the task tree.
+struct TaskWire {
+  std::uint32_t bytes = 0;
+  std::uint64_t key = 0;
+};
 template <class TaskT>
-std::uint32_t taskWireBytes(const TaskT& t) {
+TaskWire taskWire(const TaskT& t) {
   std::vector<std::byte> out;
   {
     comm::wire::Writer w(out);
     transferTask(w, const_cast<TaskT&>(t));  // a writer only reads
   }
-  return static_cast<std::uint32_t>(out.size());
+  const std::string_view bytes(reinterpret_cast<const char*>(out.data()), out.size());
+  return {static_cast<std::uint32_t>(out.size()), std::hash<std::string_view>{}(bytes)};
+}
+template <class TaskT>
+std::uint32_t taskWireBytes(const TaskT& t) {
+  return taskWire(t).bytes;
 }
 
 template <class Search>
@@ -92,7 +104,7 @@ class SearchWork final : public comm::LocalWork {
   std::uint64_t tasksCreated() override { return s_.tasksCreated() + (holdsSeed() ? 1 : 0); }
   std::uint64_t tasksFinished() override { return s_.tasksFinished() + seedFinished_.load(std::memory_order_acquire); }
 
-  void onBound(std::int64_t b) override { s_.incumbent().offerBound(decodeObjective<Obj>(b)); }
+  void onBound(std::int64_t b) override { s_.offerBound(decodeObjective<Obj>(b)); }
   void onStop(int reason) override { s_.stopFlag().request(static_cast<StopReason>(reason)); }
 
  private:

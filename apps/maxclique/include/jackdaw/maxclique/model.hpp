@@ -20,8 +20,9 @@
 // are pruned; only vertices coloured above kmin are branched on. Such a vertex v is moved below
 // instead when it has a single neighbour w in some class k1 < kmin and w fits a class k2 in
 // (k1, kmin]: one branch fewer. Vertices that stay at or below kmin all get the bound |C| + kmin
-// (they are cut at the first). The generator learns `best` from Space::largestSeen; any value keeps
-// every bound valid, a low one only re-colours less.
+// (they are cut at the first). The generator learns `best` from Space::largestSeen (the largest
+// clique it has visited, or a bound the engine told boundHint); any value keeps every bound valid,
+// a low one only re-colours less.
 #pragma once
 
 #include <algorithm>
@@ -49,9 +50,9 @@ struct MaxClique {
     int n = 0;
     std::vector<Set> adj;       // adjacency, in search order
     std::vector<int> original;  // search index -> vertex of the file (0-based)
-    // The largest clique any generator has expanded (root() resets it). Every expanded node was
-    // visited first, so this never exceeds the incumbent: a hint the search itself cannot pass to
-    // a generator. Shared by the workers of a rank (copies of the Space share it too).
+    // The largest clique any generator has expanded, or the engine's bound if larger (boundHint;
+    // root() resets it). Either is the size of a clique that exists, so re-colouring against it
+    // keeps every bound valid. Shared by the workers of a rank (copies of the Space share it too).
     std::shared_ptr<std::atomic<int>> largestSeen = std::make_shared<std::atomic<int>>(0);
   };
 
@@ -263,8 +264,28 @@ struct MaxClique {
     return s;
   }
 
+  // A new search on the same Space: forget what earlier ones saw (root() does it; a frame that
+  // searches again from a root it kept, as --trace does, calls it itself).
+  static void beginSearch(const Space& s) { s.largestSeen->store(0, std::memory_order_relaxed); }
+  // The engine's bound (an initial one, or one from another rank) is a clique someone has: a
+  // generator may re-colour against it at once instead of waiting to visit such a clique.
+  static void boundHint(const Space& s, int best) {
+    std::atomic<int>& seen = *s.largestSeen;
+    int cur = seen.load(std::memory_order_relaxed);
+    while (best > cur && !seen.compare_exchange_weak(cur, best, std::memory_order_relaxed)) {
+    }
+  }
+
+  // What names a node across runs (a trace's levels match tasks by it): its clique. Its bound
+  // and candidates depend on how the parent was coloured, which depends on what the run had seen.
+  static std::uint64_t identity(const Node& n) {
+    std::uint64_t h = 0x9e3779b97f4a7c15ULL;
+    for (std::size_t w = 0; w < Words; ++w) h = (h ^ n.clique.word(w)) * 0x100000001b3ULL + (h >> 29);
+    return h;
+  }
+
   static Node root(const Space& s) {
-    s.largestSeen->store(0, std::memory_order_relaxed);  // a new search: forget earlier ones
+    beginSearch(s);
     Node r;
     r.candidates.setFirst(static_cast<std::size_t>(s.n));
     r.bound = s.n;

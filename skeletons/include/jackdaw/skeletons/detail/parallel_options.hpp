@@ -16,6 +16,9 @@ struct ParallelOptions {
   std::vector<WorkerReport>* workers = nullptr;  // if set, receives one report per worker
   LiveNodes* live = nullptr;                     // if set, the workers' node counts are readable meanwhile
   std::vector<SearchObserver*> observers;        // told of the search's events (search_observer.hpp)
+  // Trace recording only: the incumbent stays at params.initialBound for the whole search; a
+  // better solution is told to the observers (solutionFound) and pruning does not tighten.
+  bool frozenBound = false;
 };
 
 }  // namespace jackdaw

@@ -21,7 +21,8 @@
 //   observe(SearchObserver*)                 events: pool ran dry, stop, better incumbent, …, and
 //                                            a pulse every few visited nodes (pulseEvery())
 //   wantsTaskTree(), setTaskSizer(f)         an observer records the task tree: f(task) gives
-//                                            each spawned task's size on the wire (a driver's)
+//                                            each spawned task's size on the wire and a hash of
+//                                            it (a driver's); freezeBound() for a recording
 //   runtime().hold() before run(), runtime().release() when it decides the search is over.
 //   keepUnexplored() before run(), takeUnexplored() after it: the work an interruption cut short
 //   (for a checkpoint), and pushAll(tasks) as the seed to continue it.
@@ -36,6 +37,7 @@
 #include <mutex>
 #include <optional>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -62,6 +64,7 @@ template <SearchModel M, SearchKind K, class Pool>
 class ParallelSearch {
  public:
   using T = SearchTypes<M, K>;
+  using Model = M;
   using Node = typename T::Node;
   using TaskT = Task<Node>;
   using Result = SearchResult<M, K>;
@@ -81,33 +84,48 @@ class ParallelSearch {
   };
   // Runs one task on the calling worker's slot.
   using Body = std::function<void(Slot&, TaskT&&)>;
-  // A task's size on the wire (installed by a distributed driver; the engine knows no encoding).
-  using Sizer = std::function<std::uint32_t(const TaskT&)>;
+  // A task's size on the wire and a hash of its bytes (installed by a distributed driver; the
+  // engine knows no encoding).
+  struct Wire {
+    std::uint32_t bytes = 0;
+    std::uint64_t key = 0;
+  };
+  using Sizer = std::function<Wire(const TaskT&)>;
 
   ParallelSearch(const typename T::Space& space, const typename T::Params& params, StopFlag& stop,
                  const RuntimeOptions& ro)
-      : stop_(stop), incumbent_(params.initialBound), rt_(ro) {
+      : space_(space), stop_(stop), incumbent_(params.initialBound), rt_(ro) {
     if constexpr (isDecision<K>) {
       if (!params.expectedObjective) throw std::invalid_argument("decision search needs params.expectedObjective");
       if (params.initialBound)
         throw std::invalid_argument("decision search: leave params.initialBound unset (the goal is params.expectedObjective)");
     }
     for (int i = 0; i < rt_.slots(); ++i) slots_.push_back(std::make_unique<Slot>(space, params, &incumbent_, stop));
+    if constexpr (usesIncumbent<K>)
+      if (params.initialBound) hintBound<M>(space_, *params.initialBound);
   }
 
   WorkerRuntime& runtime() { return rt_; }
   Pool& pool() { return pool_; }
   Slot& self() { return *slots_[static_cast<std::size_t>(rt_.currentWorker())]; }
   typename T::IncumbentT& incumbent() { return incumbent_; }
+  // A bound from elsewhere (another rank): tightens pruning, and the model hears of it.
+  void offerBound(const typename T::Obj& o) {
+    if (incumbent_.offerBound(o)) hintBound<M>(space_, o);
+  }
   StopFlag& stopFlag() { return stop_; }
 
   // While no task runs (before run(), or after it): add / remove a listener for the search's events.
   void observe(SearchObserver* o) {
     if (!o) return;
     observers_.push_back(o);
-    incumbent_.setListener([this](const typename T::Obj&) {
+    incumbent_.setListener([this](const typename T::Obj& obj) {
       const int w = rt_.currentWorker();
-      for (SearchObserver* x : observers_) x->incumbentImproved(w);
+      if (!frozen_) {
+        hintBound<M>(space_, obj);
+        for (SearchObserver* x : observers_) x->incumbentImproved(w);
+      }
+      noteSolution(w, obj);
     });
     if (const unsigned every = o->pulseEvery()) {
       pulsed_.push_back({o, every});
@@ -125,6 +143,11 @@ class ParallelSearch {
   bool wantsTaskTree() const { return !tree_.empty(); }
   // While no task runs: how spawned tasks are sized for the tree's observers (none: size 0).
   void setTaskSizer(Sizer f) { sizer_ = std::move(f); }
+  // Before run(): the bound stays at params.initialBound (trace recording; ParallelOptions::frozenBound).
+  void freezeBound() {
+    frozen_ = true;
+    incumbent_.freeze();
+  }
   // How every task is run; set before the first task can arrive (before run(), or before a
   // driver injects).
   void setBody(Body body) { body_ = std::move(body); }
@@ -315,8 +338,28 @@ class ParallelSearch {
       e.parent = slot.runningTask;
       if (e.parent != kNoParentTask) e.afterNodes = slot.rules.stats.nodes - slot.runningFrom;
     }
-    if (sizer_) e.bytes = sizer_(t);
+    if (sizer_) {
+      const Wire wire = sizer_(t);
+      e.bytes = wire.bytes;
+      e.key = wire.key;
+    }
     for (SearchObserver* o : tree_) o->taskSpawned(e);
+  }
+
+  // A better solution (under a frozen bound: better than it): its objective and, while the tree is
+  // recorded, which task found it and how far in.
+  void noteSolution(int w, const typename T::Obj& obj) {
+    if constexpr (std::is_arithmetic_v<typename T::Obj>) {
+      SolutionFound f;
+      f.worker = w;
+      f.objective = static_cast<double>(obj);
+      if (w >= 0) {
+        const Slot& slot = *slots_[static_cast<std::size_t>(w)];
+        f.task = slot.runningTask;
+        if (f.task != kNoParentTask) f.afterNodes = slot.rules.stats.nodes - slot.runningFrom;
+      }
+      for (SearchObserver* o : observers_) o->solutionFound(f);
+    }
   }
 
   // Every worker pulses at the shortest period any attached observer asked for (none: no pulse,
@@ -343,6 +386,7 @@ class ParallelSearch {
     }
   }
 
+  const typename T::Space& space_;
   StopFlag& stop_;
   typename T::IncumbentT incumbent_;
   WorkerRuntime rt_;
@@ -353,6 +397,7 @@ class ParallelSearch {
   std::vector<std::pair<SearchObserver*, unsigned>> pulsed_;  // those wanting a pulse, with their period
   std::vector<SearchObserver*> tree_;  // those recording the task tree
   Sizer sizer_;
+  bool frozen_ = false;
   alignas(64) std::atomic<std::uint64_t> created_{0};
   alignas(64) std::atomic<std::uint64_t> finished_{0};
   std::atomic<bool> remoteHunger_{false};
@@ -374,6 +419,7 @@ template <class Search, class Body, class Seed, class Launch>
 auto runParallel(Search& s, const ParallelOptions& o, Body&& body, Seed&& seed, Launch&& launch) {
   s.setBody(std::forward<Body>(body));
   for (SearchObserver* x : o.observers) s.observe(x);
+  if (o.frozenBound) s.freezeBound();
   LiveNodes::Registration counted(o.live, s.workerStats());
   auto r = launch(s, std::forward<Seed>(seed));
   if (o.workers) *o.workers = s.reports();
