@@ -7,10 +7,15 @@
   trace_info.py FILE --check    also check every record (parents before children, spawn points
                                 inside the parent's nodes); exit 1 with the first problem
 
-As a module: read(path) -> (header dict, list of task dicts), summary(header, tasks) -> dict.
+As a module: read(path) -> (header dict, list of task dicts), summary(header, tasks) -> dict;
+read_levels(path) -> (header, tasks, levels) with a branch-and-bound trace's levels.
 
 File: gzip of b"JDTRACE1", a u32 (little-endian) header length, the header (JSON), the task count
 and, per task, six LEB128 varints: parent + 1 (0: none), after_nodes, nodes, cpu_ns, depth, bytes.
+If the header lists "levels" (branch and bound, --trace-levels), each level follows: its tasks as
+above, per task the same task's id + 1 in the next stronger tree (0: pruned there), the number of
+improvements and per improvement task, after_nodes (varints) and the objective (a little-endian
+double).
 """
 import collections
 import gzip
@@ -47,7 +52,19 @@ def _varints(data, pos, count):
     return out, pos
 
 
-def read(path):
+def _records(data, pos):
+    (count,), pos = _varints(data, pos, 1)
+    tasks = []
+    for i in range(count):
+        vals, pos = _varints(data, pos, 6)
+        t = dict(zip(FIELDS, vals))
+        t["parent"] = None if t["parent"] == 0 else t["parent"] - 1
+        t["id"] = i
+        tasks.append(t)
+    return tasks, pos
+
+
+def read_levels(path):
     try:
         with gzip.open(path, "rb") as f:
             data = f.read()
@@ -69,18 +86,36 @@ def read(path):
             raise TraceError("the header is not a JSON object")
         if not isinstance(header, dict):
             raise TraceError("the header is not a JSON object")
-        (count,), pos = _varints(data, 12 + hlen, 1)
-        tasks = []
-        for i in range(count):
-            vals, pos = _varints(data, pos, 6)
-            t = dict(zip(FIELDS, vals))
-            t["parent"] = None if t["parent"] == 0 else t["parent"] - 1
-            t["id"] = i
-            tasks.append(t)
+        tasks, pos = _records(data, 12 + hlen)
+        levels = []
+        bounds = header.get("levels", [])
+        stronger_size = len(tasks)
+        for bound in bounds:
+            ltasks, pos = _records(data, pos)
+            ups, pos = _varints(data, pos, len(ltasks))
+            if any(u > stronger_size for u in ups):
+                raise TraceError("a level's task maps to no task of the stronger tree")
+            (k,), pos = _varints(data, pos, 1)
+            imps = []
+            for _ in range(k):
+                (task, after), pos = _varints(data, pos, 2)
+                if pos + 8 > len(data):
+                    raise TraceError("it ends early")
+                (obj,) = struct.unpack("<d", data[pos : pos + 8])
+                pos += 8
+                imps.append({"task": task, "after_nodes": after, "objective": obj})
+            levels.append({"bound": bound, "tasks": ltasks, "stronger": [None if u == 0 else u - 1 for u in ups],
+                           "improvements": imps})
+            stronger_size = len(ltasks)
         if pos != len(data):
             raise TraceError("trailing bytes after the last task")
     except TraceError as e:
         raise TraceError(f"{path}: not a Jackdaw trace ({e})")
+    return header, tasks, levels
+
+
+def read(path):
+    header, tasks, _ = read_levels(path)
     return header, tasks
 
 

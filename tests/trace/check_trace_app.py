@@ -11,7 +11,10 @@ header's nodes and tasks are the records' totals; ns_per_node is the records' CP
                   workers ran (1 for seq)
   --bnb           branch and bound: the recorded run is the second one, given the optimum as its bound:
                   its nodes equal the header's search_nodes and are at most the printed ones, its tasks
-                  equal tasks_run, the header has initial_bound = the answer's ANSWER_KEY, exact is false
+                  equal tasks_run, the header has initial_bound = the answer's ANSWER_KEY, exact is false;
+                  with --levels N also N levels (a maximum: bounds below the optimum, falling), each
+                  visiting at least the nodes of the tree above it, depth_bounded's tasks of that tree
+                  every one matched, improvements inside their tasks and better than the level's bound
   --answer-key K  the --stats "result" key the header's "answer" must hold, with the same value
   --exact         also run with --threads 1 and --threads 2 (APP ARGS must not set --threads): the
                   header says exact, and both traces have the same multiset of (depth, nodes) per
@@ -63,7 +66,7 @@ def check_one(cmd, workdir, name, opts):
     p = run(cmd, trace, stats)
     if p.returncode != 0:
         fail(f"exit code {p.returncode}")
-    header, tasks = trace_info.read(trace)
+    header, tasks, levels = trace_info.read_levels(trace)
     with open(stats) as f:
         st = json.load(f)
     missing = [k for k in HEADER_FIELDS if k not in header]
@@ -104,6 +107,26 @@ def check_one(cmd, workdir, name, opts):
         key = opts.get("answer_key")
         if key and header.get("initial_bound") != st["result"][key]:
             fail(f"initial_bound {header.get('initial_bound')} != optimum {st['result'][key]}")
+        if len(levels) != opts.get("levels", 0):
+            fail(f"{len(levels)} levels, {opts.get('levels', 0)} expected")
+        above, above_bound = tasks, header["initial_bound"]
+        for i, l in enumerate(levels):
+            runs = header["level_runs"][i]
+            lnodes = sum(t["nodes"] for t in l["tasks"])
+            if not l["bound"] < above_bound or runs["bound"] != l["bound"] or runs["nodes"] != lnodes:
+                fail(f"level {i + 1}: bound {l['bound']} under {above_bound}, level_runs {runs}, nodes {lnodes}")
+            if lnodes < sum(t["nodes"] for t in above):
+                fail(f"level {i + 1} (bound {l['bound']}) visited fewer nodes than the tree above it")
+            problem = trace_info.check(l["tasks"])
+            if problem:
+                fail(f"level {i + 1}: {problem}")
+            matched = {u for u in l["stronger"] if u is not None}
+            if header["skeleton"] == "depth_bounded" and matched != set(range(len(above))):
+                fail(f"level {i + 1}: {len(above) - len(matched)} task(s) of the tree above match none of its tasks")
+            for m in l["improvements"]:
+                if not m["objective"] > l["bound"] or m["after_nodes"] > l["tasks"][m["task"]]["nodes"]:
+                    fail(f"level {i + 1}: improvement {m} not better than {l['bound']} or outside its task")
+            above, above_bound = l["tasks"], l["bound"]
     else:
         if s["nodes"] != nodes:
             fail(f"trace nodes {s['nodes']} != printed nodes {nodes}")
@@ -132,6 +155,8 @@ def main(argv):
     os.makedirs(workdir, exist_ok=True)
     opts = {"bnb": "--bnb" in mine, "exact": "--exact" in mine, "not_exact": "--not-exact" in mine,
             "seq": "--seq" in mine}
+    if "--levels" in mine:
+        opts["levels"] = int(mine[mine.index("--levels") + 1])
     if "--answer-key" in mine:
         opts["answer_key"] = mine[mine.index("--answer-key") + 1]
     if "--error" in mine:

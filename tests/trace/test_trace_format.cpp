@@ -93,6 +93,52 @@ TEST(TraceFormat, RoundTrip) {
   EXPECT_EQ(kids[0], (std::vector<std::uint64_t>{1, 2, 3}));
 }
 
+// Branch and bound's levels: each tree, its map to the one above and its improvements come back
+// as written; the header lists the bounds.
+TEST(TraceFormat, LevelsRoundTrip) {
+  Trace t = sample(50);
+  for (int i = 0; i < 2; ++i) {
+    jackdaw::trace::Level l;
+    l.bound = 12.5 - i;
+    l.tasks = sample(60 + 10 * i).tasks;
+    for (std::size_t id = 0; id < l.tasks.size(); ++id)
+      l.stronger.push_back(id % 7 == 3 ? jackdaw::trace::kNoTask : id % (i == 0 ? 50 : 60));
+    l.improvements = {{4, 3, 13.25 - i}, {4, 5, 14.0}, {59, 0, 20.0}};
+    t.levels.push_back(l);
+  }
+  const std::string path = scratch("levels.jdtrace");
+  jackdaw::trace::write(path, t);
+  const Trace back = jackdaw::trace::read(path);
+  EXPECT_EQ(back.header["levels"], nlohmann::json({12.5, 11.5}));
+  ASSERT_EQ(back.levels.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const auto &a = t.levels[i], &b = back.levels[i];
+    EXPECT_EQ(b.bound, a.bound);
+    ASSERT_EQ(b.tasks.size(), a.tasks.size());
+    for (std::size_t id = 0; id < a.tasks.size(); ++id) EXPECT_EQ(b.tasks[id].nodes, a.tasks[id].nodes);
+    EXPECT_EQ(b.stronger, a.stronger);
+    ASSERT_EQ(b.improvements.size(), a.improvements.size());
+    for (std::size_t k = 0; k < a.improvements.size(); ++k) {
+      EXPECT_EQ(b.improvements[k].task, a.improvements[k].task);
+      EXPECT_EQ(b.improvements[k].afterNodes, a.improvements[k].afterNodes);
+      EXPECT_EQ(b.improvements[k].objective, a.improvements[k].objective);
+    }
+  }
+}
+
+// A level whose map names a task the stronger tree does not have is refused, saying which.
+TEST(TraceFormat, LevelMapOutOfRange) {
+  Trace t = sample(5);
+  jackdaw::trace::Level l;
+  l.bound = 3;
+  l.tasks = sample(4).tasks;
+  l.stronger = {0, 1, 2, 5};  // the stronger tree has tasks 0..4
+  t.levels.push_back(l);
+  const std::string path = scratch("badmap.jdtrace");
+  jackdaw::trace::write(path, t);
+  EXPECT_NE(readError(path).find("level 1: task 3 maps to no task of the stronger tree"), std::string::npos) << readError(path);
+}
+
 // Root: 100 nodes in 1,000 ns. A (spawned after 50 nodes, so at 500 ns) runs 2,000 ns: ends at
 // 2,500. B (after 90 nodes, at 900 ns) runs 100 ns, and its child C (after B's 10 of 10 nodes, at
 // 1,000 ns) runs 3,000 ns: ends at 4,000, the longest chain. A second seed D runs 3,500 ns from 0.

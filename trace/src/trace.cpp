@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <memory>
 
 namespace jackdaw::trace {
@@ -112,7 +113,9 @@ std::uint64_t Trace::criticalPathNs() const {
   return static_cast<std::uint64_t>(longest);
 }
 
-std::vector<std::vector<std::uint64_t>> Trace::children() const {
+std::vector<std::vector<std::uint64_t>> Trace::children() const { return childrenOf(tasks); }
+
+std::vector<std::vector<std::uint64_t>> childrenOf(const std::vector<TaskRecord>& tasks) {
   std::vector<std::vector<std::uint64_t>> c(tasks.size());
   for (std::uint64_t id = 0; id < tasks.size(); ++id)
     if (tasks[id].parent != kNoParent) c[tasks[id].parent].push_back(id);
@@ -121,27 +124,77 @@ std::vector<std::vector<std::uint64_t>> Trace::children() const {
   return c;
 }
 
-void write(const std::string& path, const Trace& t) {
-  Gz f(gzopen(path.c_str(), "wb6"));
-  if (!f) throw TraceError(path + ": cannot write this file");
-  std::string out(kMagic, sizeof kMagic);
-  const std::string header = t.header.dump();
-  const auto hlen = static_cast<std::uint32_t>(header.size());
-  out.append(reinterpret_cast<const char*>(&hlen), sizeof hlen);  // little-endian hosts only (x86, arm64)
-  out += header;
-  putVarint(out, t.tasks.size());
-  const auto flush = [&] {
-    if (!out.empty() && gzwrite(f.get(), out.data(), static_cast<unsigned>(out.size())) != static_cast<int>(out.size()))
-      throw TraceError(path + ": writing failed");
-    out.clear();
-  };
-  for (const auto& r : t.tasks) {
+namespace {
+void putRecords(std::string& out, const std::vector<TaskRecord>& tasks, const std::function<void()>& flush) {
+  putVarint(out, tasks.size());
+  for (const auto& r : tasks) {
     putVarint(out, r.parent == kNoParent ? 0 : r.parent + 1);
     putVarint(out, r.afterNodes);
     putVarint(out, r.nodes);
     putVarint(out, r.cpuNs);
     putVarint(out, r.depth);
     putVarint(out, r.bytes);
+    if (out.size() > (1 << 20)) flush();
+  }
+}
+
+std::vector<TaskRecord> getRecords(Input& in, const std::string& what) {
+  const std::uint64_t n = in.varint();
+  if (n > (1ull << 40)) in.fail("impossible task count");
+  std::vector<TaskRecord> tasks;
+  tasks.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(n, 1ull << 24)));
+  for (std::uint64_t id = 0; id < n; ++id) {
+    TaskRecord r;
+    const std::uint64_t p = in.varint();
+    r.parent = p == 0 ? kNoParent : p - 1;
+    r.afterNodes = in.varint();
+    r.nodes = in.varint();
+    r.cpuNs = in.varint();
+    const std::uint64_t depth = in.varint(), bytes = in.varint();
+    if (depth > UINT32_MAX || bytes > UINT32_MAX) in.fail(what + "task " + std::to_string(id) + ": field out of range");
+    r.depth = static_cast<std::uint32_t>(depth);
+    r.bytes = static_cast<std::uint32_t>(bytes);
+    if (r.parent != kNoParent) {
+      if (r.parent >= id) in.fail(what + "task " + std::to_string(id) + " has a parent recorded after it");
+      if (r.afterNodes > tasks[r.parent].nodes)
+        in.fail(what + "task " + std::to_string(id) + " was spawned after its parent's last node");
+    }
+    tasks.push_back(r);
+  }
+  return tasks;
+}
+}  // namespace
+
+void write(const std::string& path, const Trace& t) {
+  Gz f(gzopen(path.c_str(), "wb6"));
+  if (!f) throw TraceError(path + ": cannot write this file");
+  nlohmann::json h = t.header;
+  if (t.levels.empty()) {
+    h.erase("levels");
+  } else {
+    h["levels"] = nlohmann::json::array();
+    for (const auto& l : t.levels) h["levels"].push_back(l.bound);
+  }
+  std::string out(kMagic, sizeof kMagic);
+  const std::string header = h.dump();
+  const auto hlen = static_cast<std::uint32_t>(header.size());
+  out.append(reinterpret_cast<const char*>(&hlen), sizeof hlen);  // little-endian hosts only (x86, arm64)
+  out += header;
+  const std::function<void()> flush = [&] {
+    if (!out.empty() && gzwrite(f.get(), out.data(), static_cast<unsigned>(out.size())) != static_cast<int>(out.size()))
+      throw TraceError(path + ": writing failed");
+    out.clear();
+  };
+  putRecords(out, t.tasks, flush);
+  for (const auto& l : t.levels) {
+    putRecords(out, l.tasks, flush);
+    for (std::uint64_t up : l.stronger) putVarint(out, up == kNoTask ? 0 : up + 1);
+    putVarint(out, l.improvements.size());
+    for (const auto& i : l.improvements) {
+      putVarint(out, i.task);
+      putVarint(out, i.afterNodes);
+      out.append(reinterpret_cast<const char*>(&i.objective), sizeof i.objective);
+    }
     if (out.size() > (1 << 20)) flush();
   }
   flush();
@@ -163,26 +216,38 @@ Trace read(const std::string& path) {
   Trace t;
   t.header = nlohmann::json::parse(header, nullptr, false);
   if (t.header.is_discarded() || !t.header.is_object()) in.fail("the header is not a JSON object");
-  const std::uint64_t n = in.varint();
-  if (n > (1ull << 40)) in.fail("impossible task count");
-  t.tasks.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(n, 1ull << 24)));
-  for (std::uint64_t id = 0; id < n; ++id) {
-    TaskRecord r;
-    const std::uint64_t p = in.varint();
-    r.parent = p == 0 ? kNoParent : p - 1;
-    r.afterNodes = in.varint();
-    r.nodes = in.varint();
-    r.cpuNs = in.varint();
-    const std::uint64_t depth = in.varint(), bytes = in.varint();
-    if (depth > UINT32_MAX || bytes > UINT32_MAX) in.fail("task " + std::to_string(id) + ": field out of range");
-    r.depth = static_cast<std::uint32_t>(depth);
-    r.bytes = static_cast<std::uint32_t>(bytes);
-    if (r.parent != kNoParent) {
-      if (r.parent >= id) in.fail("task " + std::to_string(id) + " has a parent recorded after it");
-      if (r.afterNodes > t.tasks[r.parent].nodes)
-        in.fail("task " + std::to_string(id) + " was spawned after its parent's last node");
+  t.tasks = getRecords(in, "");
+  const auto levels = t.header.find("levels");
+  if (levels != t.header.end()) {
+    if (!levels->is_array() || levels->size() > 64) in.fail("\"levels\" is not a short list of bounds");
+    std::size_t strongerSize = t.tasks.size();
+    for (std::size_t i = 0; i < levels->size(); ++i) {
+      const auto& b = (*levels)[i];
+      if (!b.is_number()) in.fail("\"levels\" holds something other than a number");
+      const std::string what = "level " + std::to_string(i + 1) + ": ";
+      Level l;
+      l.bound = b.get<double>();
+      l.tasks = getRecords(in, what);
+      l.stronger.reserve(l.tasks.size());
+      for (std::size_t id = 0; id < l.tasks.size(); ++id) {
+        const std::uint64_t up = in.varint();
+        if (up > strongerSize) in.fail(what + "task " + std::to_string(id) + " maps to no task of the stronger tree");
+        l.stronger.push_back(up == 0 ? kNoTask : up - 1);
+      }
+      const std::uint64_t k = in.varint();
+      if (k > (1ull << 40)) in.fail(what + "impossible improvement count");
+      for (std::uint64_t j = 0; j < k; ++j) {
+        Improvement m;
+        m.task = in.varint();
+        m.afterNodes = in.varint();
+        in.bytes(&m.objective, sizeof m.objective);
+        if (m.task >= l.tasks.size() || m.afterNodes > l.tasks[m.task].nodes)
+          in.fail(what + "an improvement outside its task");
+        l.improvements.push_back(m);
+      }
+      strongerSize = l.tasks.size();
+      t.levels.push_back(std::move(l));
     }
-    t.tasks.push_back(r);
   }
   if (!in.atEnd()) in.fail("trailing bytes after the last task");
   return t;

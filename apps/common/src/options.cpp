@@ -106,7 +106,14 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
   app.add_option("--trace", o.traceFile,
                  "Record the task tree of the run to this file (for jackdaw-sim): every task's parent, spawn point, "
                  "nodes, CPU time, depth and size on the wire, with the run's options in a JSON header. One rank only; "
-                 "branch and bound is searched twice (the second run, with the optimum as its bound, is recorded)")
+                 "branch and bound is searched again with the optimum as its bound, and that run is recorded")
+      ->group("Trace");
+  app.add_option("--trace-levels", o.traceLevels,
+                 "Branch and bound under --trace: also record the tree under this many weaker incumbents (the last "
+                 "ones the first run improved through, each frozen for a whole run), so that jackdaw-sim can replay "
+                 "when the optimum reaches each rank. Each level is one more search, slower the weaker its bound; 0: none")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 8))
       ->group("Trace");
   app.add_option("--test-comm-delay-us", o.testCommDelayUs, "TEST ONLY: random comm-thread delays up to N us")
       ->group("");

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <stdexcept>
+#include <tuple>
 
 #include "jackdaw/app/report.hpp"
 #include "jackdaw/core/errors.hpp"
@@ -34,6 +36,20 @@ std::string joinNotes(const std::vector<std::string>& notes) {
   return out;
 }
 }  // namespace
+
+std::vector<double> ObjectiveHistory::below(double optimum, bool maximise, std::size_t n) const {
+  std::vector<double> v;
+  {
+    std::lock_guard lock(m_);
+    v = values_;
+  }
+  std::erase_if(v, [&](double x) { return maximise ? !(x < optimum) : !(x > optimum); });
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  if (maximise) std::reverse(v.begin(), v.end());
+  if (v.size() > n) v.resize(n);
+  return v;
+}
 
 std::string cpuModelName() {
   std::ifstream f("/proc/cpuinfo");
@@ -70,14 +86,115 @@ void TraceRecorder::taskFinished(const TaskSpan& s) {
   sh.finished.push_back({s.id, s.nodes, s.cpuNs});
 }
 
+void TraceRecorder::solutionFound(const SolutionFound& f) {
+  Shard& sh = shard(f.worker);
+  std::lock_guard lock(sh.m);
+  sh.solutions.push_back(f);
+}
+
 void TraceRecorder::clear() {
   for (auto& sh : shards_) {
     std::lock_guard lock(sh.m);
     sh.spawns.clear();
     sh.finished.clear();
+    sh.solutions.clear();
   }
   search_.reset();
 }
+
+void TraceRecorder::keepLevel(double bound, bool maximise, double seconds) {
+  maximise_ = maximise;
+  levels_.push_back({bound, seconds, assemble()});
+  clear();
+}
+
+TraceRecorder::Tree TraceRecorder::assemble() {
+  // The records in id order: a spawn for every id 0..n-1, a finish for every task that ran.
+  Tree tree;
+  std::vector<TaskSpawn> spawns;
+  std::vector<Finished> finished;
+  for (auto& sh : shards_) {
+    std::lock_guard lock(sh.m);
+    spawns.insert(spawns.end(), sh.spawns.begin(), sh.spawns.end());
+    finished.insert(finished.end(), sh.finished.begin(), sh.finished.end());
+    tree.solutions.insert(tree.solutions.end(), sh.solutions.begin(), sh.solutions.end());
+  }
+  std::uint64_t n = 0;
+  for (const auto& e : spawns) n = std::max(n, e.id + 1);
+  auto& tasks = tree.tasks;
+  tasks.resize(static_cast<std::size_t>(n));
+  tree.keys.assign(tasks.size(), 0);
+  std::vector<char> seen(tasks.size(), 0), ran(tasks.size(), 0);
+  for (const auto& e : spawns) {
+    auto& r = tasks[static_cast<std::size_t>(e.id)];
+    r.parent = e.parent == kNoParentTask ? trace::kNoParent : e.parent;
+    r.afterNodes = e.afterNodes;
+    r.depth = static_cast<std::uint32_t>(std::max(0, e.depth));
+    r.bytes = e.bytes;
+    tree.keys[static_cast<std::size_t>(e.id)] = e.key;
+    seen[static_cast<std::size_t>(e.id)] = 1;
+  }
+  for (const auto& f : finished) {
+    if (f.id >= n) throw std::logic_error("--trace: a task finished that was never spawned (id " + std::to_string(f.id) + ")");
+    auto& r = tasks[static_cast<std::size_t>(f.id)];
+    r.nodes = f.nodes;
+    r.cpuNs = f.cpuNs;
+    ran[static_cast<std::size_t>(f.id)] = 1;
+  }
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    if (!seen[i]) throw std::logic_error("--trace: task id " + std::to_string(i) + " was never spawned");
+    if (!ran[i]) ++tree.unfinished;
+  }
+  return tree;
+}
+
+namespace {
+// Each task of `weak` as a task of `strong`: the same key under the parent's match (a root under
+// no parent); the k-th of equal keys under one parent matches the k-th. kNoTask: not in `strong`.
+std::vector<std::uint64_t> matchTasks(const std::vector<trace::TaskRecord>& weak, const std::vector<std::uint64_t>& weakKeys,
+                                      const std::vector<trace::TaskRecord>& strong,
+                                      const std::vector<std::uint64_t>& strongKeys) {
+  using Slot = std::tuple<std::uint64_t, std::uint64_t, std::uint64_t>;  // parent, key, occurrence
+  std::map<Slot, std::uint64_t> index;
+  std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint64_t> seen;
+  for (std::uint64_t id = 0; id < strong.size(); ++id) {
+    const std::uint64_t parent = strong[id].parent == trace::kNoParent ? trace::kNoTask : strong[id].parent;
+    index[{parent, strongKeys[id], seen[{parent, strongKeys[id]}]++}] = id;
+  }
+  seen.clear();
+  std::vector<std::uint64_t> up(weak.size(), trace::kNoTask);
+  for (std::uint64_t id = 0; id < weak.size(); ++id) {
+    std::uint64_t parent = trace::kNoTask;
+    if (weak[id].parent != trace::kNoParent) {
+      parent = up[weak[id].parent];
+      if (parent == trace::kNoTask) continue;  // pruned above it
+    }
+    const std::uint64_t k = seen[{weak[id].parent, weakKeys[id]}]++;
+    const auto it = index.find({parent, weakKeys[id], k});
+    if (it != index.end()) up[id] = it->second;
+  }
+  return up;
+}
+
+// Per task, the solutions that would each have improved on the last: by task, then afterNodes.
+std::vector<trace::Improvement> improvements(std::vector<SolutionFound> found, bool maximise, std::uint64_t& outside) {
+  std::sort(found.begin(), found.end(), [](const SolutionFound& a, const SolutionFound& b) {
+    return a.task != b.task ? a.task < b.task : a.afterNodes < b.afterNodes;
+  });
+  std::vector<trace::Improvement> out;
+  for (const auto& f : found) {
+    if (f.task == kNoParentTask) {
+      ++outside;
+      continue;
+    }
+    if (!out.empty() && out.back().task == f.task &&
+        !(maximise ? f.objective > out.back().objective : f.objective < out.back().objective))
+      continue;
+    out.push_back({f.task, f.afterNodes, f.objective});
+  }
+  return out;
+}
+}  // namespace
 
 void TraceRecorder::sequentialTask(std::uint64_t nodes, std::uint64_t cpuNs, std::uint32_t bytes) {
   Shard& sh = shard(0);
@@ -116,45 +233,48 @@ void TraceRecorder::write(const AppContext& ctx, const nlohmann::json& answer, c
                     "thread's since start-up.");
   }
 
-  // The records in id order: a spawn for every id 0..n-1, a finish for every task that ran.
-  std::vector<trace::TaskRecord> tasks;
-  std::uint64_t unfinished = 0;
-  {
-    std::vector<TaskSpawn> spawns;
-    std::vector<Finished> finished;
-    for (auto& sh : shards_) {
-      std::lock_guard lock(sh.m);
-      spawns.insert(spawns.end(), sh.spawns.begin(), sh.spawns.end());
-      finished.insert(finished.end(), sh.finished.begin(), sh.finished.end());
-    }
-    std::uint64_t n = 0;
-    for (const auto& e : spawns) n = std::max(n, e.id + 1);
-    tasks.resize(static_cast<std::size_t>(n));
-    std::vector<char> seen(tasks.size(), 0), ran(tasks.size(), 0);
-    for (const auto& e : spawns) {
-      auto& r = tasks[static_cast<std::size_t>(e.id)];
-      r.parent = e.parent == kNoParentTask ? trace::kNoParent : e.parent;
-      r.afterNodes = e.afterNodes;
-      r.depth = static_cast<std::uint32_t>(std::max(0, e.depth));
-      r.bytes = e.bytes;
-      seen[static_cast<std::size_t>(e.id)] = 1;
-    }
-    for (const auto& f : finished) {
-      if (f.id >= n) throw std::logic_error("--trace: a task finished that was never spawned (id " + std::to_string(f.id) + ")");
-      auto& r = tasks[static_cast<std::size_t>(f.id)];
-      r.nodes = f.nodes;
-      r.cpuNs = f.cpuNs;
-      ran[static_cast<std::size_t>(f.id)] = 1;
-    }
-    for (std::size_t i = 0; i < tasks.size(); ++i) {
-      if (!seen[i]) throw std::logic_error("--trace: task id " + std::to_string(i) + " was never spawned");
-      if (!ran[i]) ++unfinished;
-    }
-  }
-
+  Tree main = assemble();
+  const std::uint64_t unfinished = main.unfinished;
   trace::Trace t;
-  t.tasks = std::move(tasks);
+  t.tasks = std::move(main.tasks);
   const std::uint64_t nodes = t.totalNodes(), cpuNs = t.totalCpuNs();
+
+  // Levels, strongest first: each matched to the tree above it.
+  nlohmann::json levelRuns = nlohmann::json::array();
+  std::uint64_t outside = 0, unmatchedRoots = 0;
+  const std::vector<trace::TaskRecord>* strong = &t.tasks;
+  const std::vector<std::uint64_t>* strongKeys = &main.keys;
+  for (auto& kept : levels_) {
+    trace::Level l;
+    l.bound = kept.bound;
+    l.stronger = matchTasks(kept.tree.tasks, kept.tree.keys, *strong, *strongKeys);
+    l.improvements = improvements(std::move(kept.tree.solutions), maximise_, outside);
+    l.tasks = std::move(kept.tree.tasks);
+    std::uint64_t lnodes = 0, lcpu = 0, matched = 0;
+    for (std::size_t i = 0; i < l.tasks.size(); ++i) {
+      lnodes += l.tasks[i].nodes;
+      lcpu += l.tasks[i].cpuNs;
+      matched += l.stronger[i] != trace::kNoTask;
+      if (l.tasks[i].parent == trace::kNoParent && l.stronger[i] == trace::kNoTask) ++unmatchedRoots;
+    }
+    levelRuns.push_back({{"bound", l.bound}, {"nodes", lnodes}, {"tasks", l.tasks.size()}, {"cpu_seconds", 1e-9 * static_cast<double>(lcpu)},
+                         {"wall_seconds", kept.seconds}, {"matched_tasks", matched}, {"improvements", l.improvements.size()},
+                         {"unfinished", kept.tree.unfinished}});
+    t.levels.push_back(std::move(l));
+    strong = &t.levels.back().tasks;
+    strongKeys = &kept.tree.keys;
+  }
+  if (!t.levels.empty()) {
+    notes.push_back("Incumbent replay: the tree is also recorded under " + std::to_string(t.levels.size()) +
+                    " weaker incumbent(s) (\"levels\"), each frozen for its whole run, with where its tasks find "
+                    "better solutions, so a replay can charge each task for the bound its rank holds. What it leaves "
+                    "out: a bound weaker than the weakest level is replayed as that level, and a task that changes "
+                    "tree part-way is assumed to be as far through the stronger version as through the weaker.");
+    if (outside > 0)
+      notes.push_back(std::to_string(outside) + " solution(s) of the level runs were found outside any task and are not replayed.");
+    if (unmatchedRoots > 0)
+      notes.push_back(std::to_string(unmatchedRoots) + " seed task(s) of a level matched no task of the stronger tree.");
+  }
 
   // Exact: the tree does not depend on scheduling (enumeration under seq, depth_bounded or budget,
   // searched to the end).
@@ -207,6 +327,10 @@ void TraceRecorder::write(const AppContext& ctx, const nlohmann::json& answer, c
   h["tasks_run"] = s.tasksRun;
   h["printed_nodes"] = printed.nodes;
   for (const auto& [k, v] : s.extra.items()) h[k] = v;
+  if (!t.levels.empty()) {
+    h["sense"] = maximise_ ? "maximise" : "minimise";
+    h["level_runs"] = levelRuns;
+  }
   h["recorded_at"] = utcTimestamp();
   trace::write(file_, t);
 }

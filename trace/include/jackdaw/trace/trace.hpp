@@ -10,8 +10,14 @@
 //   jackdaw::trace::Trace t = jackdaw::trace::read("ns.jdtrace");
 //   for (std::size_t id = 0; id < t.tasks.size(); ++id) use(t.tasks[id].parent, t.tasks[id].nodes);
 //
+// Branch and bound adds levels (an incumbent replay): the tree again under each of a few weaker
+// incumbents, frozen for the whole run, with where its tasks find better solutions and which task
+// of the next stronger tree each one is. A simulator then plays a task under the bound its rank
+// knows when the task starts.
+//
 // File: gzip (zlib) of "JDTRACE1", the header as JSON text (u32 length first), the task count and
-// the records as LEB128 varints. See docs/simulation.md.
+// the records as LEB128 varints; then, if the header lists "levels", each level's tasks the same
+// way, its map to the stronger tree and its improvements. See docs/simulation.md.
 #pragma once
 
 #include <cstdint>
@@ -35,11 +41,32 @@ struct TaskRecord {
   std::uint32_t bytes = 0;           // its size serialised for a steal
 };
 
+inline constexpr std::uint64_t kNoTask = std::numeric_limits<std::uint64_t>::max();
+
+// A solution better than the level's bound, found by a task of that level.
+struct Improvement {
+  std::uint64_t task = 0;
+  std::uint64_t afterNodes = 0;  // nodes the task had visited when it found it
+  double objective = 0;
+};
+
+// The tree under a weaker incumbent (branch and bound only).
+struct Level {
+  double bound = 0;                       // the incumbent, frozen for the whole recorded run
+  std::vector<TaskRecord> tasks;          // that run's tasks, numbered as it created them
+  std::vector<std::uint64_t> stronger;    // per task: the same task in the next stronger tree
+                                          // (the previous level, or Trace::tasks); kNoTask: pruned there
+  std::vector<Improvement> improvements;  // by task, then afterNodes; each better than the last in its task
+};
+
 struct Trace {
   // What was run and how it was measured: "app", "command", "skeleton", "kind", "workers",
   // "exact", "notes", "cpu_model", "ns_per_node", ... (docs/simulation.md lists them).
   nlohmann::json header = nlohmann::json::object();
   std::vector<TaskRecord> tasks;  // tasks[id]
+  // Branch and bound: the tree under weaker incumbents, strongest first (header "levels" lists
+  // their bounds; "sense" says whether larger or smaller is better). Empty otherwise.
+  std::vector<Level> levels;
 
   std::uint64_t totalNodes() const;
   std::uint64_t totalCpuNs() const;
@@ -51,6 +78,9 @@ struct Trace {
   std::uint64_t criticalPathNs() const;
 };
 
+// Children of each task of a tree in spawn order (by afterNodes, then id).
+std::vector<std::vector<std::uint64_t>> childrenOf(const std::vector<TaskRecord>& tasks);
+
 // A file that cannot be read or is not a well-formed trace: the message says which and why.
 struct TraceError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -59,7 +89,7 @@ struct TraceError : std::runtime_error {
 // Throws TraceError.
 void write(const std::string& path, const Trace& t);
 // Throws TraceError; checks every record (parents before children, spawn points inside the
-// parent's run).
+// parent's run; a level's map and improvements name tasks that exist).
 Trace read(const std::string& path);
 
 }  // namespace jackdaw::trace

@@ -47,6 +47,7 @@ struct CommonOptions {
   std::string timelineFile;            // --timeline FILE: a Chrome trace-event timeline of the run
   std::uint64_t timelineCap = 1'000'000;  // --timeline-cap N: events kept per rank
   std::string traceFile;               // --trace FILE: the run's task tree (trace/, docs/simulation.md)
+  int traceLevels = 2;                 // --trace-levels N: branch and bound, weaker incumbents recorded too
   unsigned testCommDelayUs = 0;        // TEST ONLY: random sleeps in the comm thread
   int testFailRank = -1;               // TEST ONLY: this rank fails as if it could not read its input
 };

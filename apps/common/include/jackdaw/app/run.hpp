@@ -22,6 +22,7 @@
 #include <optional>
 #include <thread>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include "jackdaw/app/app_skeletons.hpp"
@@ -145,36 +146,72 @@ std::uint32_t rootWireBytes(const typename M::Node& root) {
   return distributed::taskWireBytes(jackdaw::detail::Task<typename M::Node>{root, 0, 0, 0});
 }
 
+// A model whose Space keeps hints from one search to the next (MaxClique's largest clique seen)
+// may offer M::beginSearch(space) to forget them: a recorded run then starts as the first did.
+template <SearchModel M>
+void beginSearch(const typename M::Space& space) {
+  if constexpr (requires { M::beginSearch(space); }) M::beginSearch(space);
+}
+
 // Branch and bound under --trace: the search again, with the optimum `answered` found as its
-// initial bound, recorded (the tree then no longer depends on when the incumbent improves).
+// initial bound, recorded (the tree then no longer depends on when the incumbent improves). Before
+// it, with --trace-levels N, the levels: one run under each of the last N incumbents `history` saw
+// before the optimum, that bound frozen, so the trace also says what each task costs before the
+// optimum is known and where it finds better solutions.
 template <SearchModel M, SearchKind K, class Table>
 void recordBoundRun(AppContext& ctx, TraceRecorder& trace, const typename M::Space& space, const typename M::Node& root,
-                    typename SearchTypes<M, K>::Params params, const SearchResult<M, K>& answered) {
+                    typename SearchTypes<M, K>::Params params, const SearchResult<M, K>& answered,
+                    const ObjectiveHistory& history) {
+  using Obj = typename SearchTypes<M, K>::Obj;
   std::vector<std::string> notes;
   nlohmann::json extra = nlohmann::json::object();
   extra["answered_run"] = {{"nodes", answered.stats.nodes}, {"seconds", answered.seconds}};
+  const bool parallel = skeletons::isParallel(ctx.opts.skeleton);
+  std::vector<WorkerReport> reports;
+  const auto options = [&](bool frozen) {
+    SolveOptions so;
+    so.skeleton = ctx.opts.skeleton;
+    so.settings = skeletonSettings(ctx, &reports, parallel ? std::vector<SearchObserver*>{&trace} : std::vector<SearchObserver*>{});
+    so.settings.parallel.frozenBound = frozen;
+    so.session = sessionConfig(ctx);
+    so.stop = &ctx.stop;
+    return so;
+  };
   if (answered.objective && answered.complete()) {
+    if constexpr (std::is_arithmetic_v<Obj>) {
+      const bool maximise = typename SearchTypes<M, K>::Better{}(Obj(1), Obj(0));
+      const auto levels = parallel ? history.below(static_cast<double>(*answered.objective), maximise,
+                                                   static_cast<std::size_t>(std::max(0, ctx.opts.traceLevels)))
+                                   : std::vector<double>{};
+      for (double b : levels) {
+        trace.clear();
+        auto p = params;
+        p.initialBound = static_cast<Obj>(b);
+        beginSearch<M>(space);
+        const auto r = solve<M, K, Table>(space, root, p, options(true));
+        // Cut short (a signal): not kept; the recorded run below stops at once and its notes say so.
+        if (r.stop == StopReason::Interrupted || r.stop == StopReason::Failed) break;
+        trace.keepLevel(b, maximise, r.seconds);
+      }
+      if (parallel && ctx.opts.traceLevels > 0 && levels.empty())
+        notes.push_back("No level recorded: the first run improved its incumbent only to the optimum.");
+    }
     params.initialBound = *answered.objective;
     extra["initial_bound"] = *answered.objective;
     notes.push_back(
-        "Branch and bound: recorded in a second run given the optimum (" + nlohmann::json(*answered.objective).dump() +
-        ") as its initial bound, so the tree does not depend on when the incumbent improves. It leaves out the nodes a "
-        "real run explores before it finds the optimum: a real run visits at least as many (the answered run visited " +
-        std::to_string(answered.stats.nodes) + ").");
+        "Branch and bound: recorded in a later run given the optimum (" + nlohmann::json(*answered.objective).dump() +
+        ") as its initial bound, so the tree does not depend on when the incumbent improves. That tree leaves out the "
+        "nodes a real run explores before it finds the optimum (the answered run visited " +
+        std::to_string(answered.stats.nodes) + ")" +
+        (trace.levels() > 0 ? "; the levels hold them." : ": a real run visits at least as many."));
   } else {
     notes.push_back("Branch and bound: the first run found no optimum to give the recorded run as its bound; the "
                     "recorded run searched as the first did.");
   }
-  const bool parallel = skeletons::isParallel(ctx.opts.skeleton);
-  std::vector<WorkerReport> reports;
   trace.clear();
-  SolveOptions so;
-  so.skeleton = ctx.opts.skeleton;
-  so.settings = skeletonSettings(ctx, &reports, parallel ? std::vector<SearchObserver*>{&trace} : std::vector<SearchObserver*>{});
-  so.session = sessionConfig(ctx);
-  so.stop = &ctx.stop;
+  beginSearch<M>(space);
   const std::uint64_t cpu0 = threadCpuNs();
-  auto r = solve<M, K, Table>(space, root, params, so);
+  auto r = solve<M, K, Table>(space, root, params, options(false));
   if (!parallel) trace.sequentialTask(r.stats.nodes, threadCpuNs() - cpu0, rootWireBytes<M>(root));
   auto t = tracedSearch<M, K>(ctx, r, reports);
   t.notes = std::move(notes);
@@ -208,6 +245,8 @@ SearchResult<M, K> runChecked(AppContext& ctx, const typename M::Space& space, t
   // --trace: the search itself is recorded, except branch and bound's (recordBoundRun, below).
   TraceRecorder* const trace = isOptimisation<K> ? nullptr : ctx.trace.get();
   if (trace) observers.push_back(trace);
+  ObjectiveHistory history;  // branch and bound under --trace: the incumbents, for the levels
+  if (isOptimisation<K> && ctx.trace) observers.push_back(&history);
   if (slow) observers.push_back(slow.get());
   if (timeline.on()) observers.push_back(timeline.observer());  // last: a task's span includes the slow-down
   const skeletons::Settings settings = skeletonSettings(ctx, &reports, observers);
@@ -251,7 +290,7 @@ SearchResult<M, K> runChecked(AppContext& ctx, const typename M::Space& space, t
       grain.report(ctx, r.stats.nodes);
       timeline.write();
       if constexpr (isOptimisation<K>)
-        if (ctx.trace) recordBoundRun<M, K, Table>(ctx, *ctx.trace, space, root, params, r);
+        if (ctx.trace) recordBoundRun<M, K, Table>(ctx, *ctx.trace, space, root, params, r, history);
       r.seconds = legs.seconds();
       ctx.lastRun = {true, r.stats, r.seconds, r.stop};
       return r;

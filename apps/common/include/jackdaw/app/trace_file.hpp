@@ -10,6 +10,10 @@
 //   ctx.trace->searched({...});                          // after it
 //   ctx.trace->write(ctx, answer.result, ...);           // finish(): FILE
 //
+// Branch and bound adds levels (recordBoundRun): before the recorded run, one run per weaker
+// incumbent with that bound frozen; keepLevel() sets each aside, and write() matches its tasks to
+// the stronger tree's by their wire bytes' hash under the same parent.
+//
 // Records come from every worker at once: each worker appends to its own shard (a mutex each,
 // uncontended), and write() puts them in id order.
 #pragma once
@@ -28,6 +32,7 @@
 #include "jackdaw/core/search_observer.hpp"
 #include "jackdaw/core/stats.hpp"
 #include "jackdaw/core/stop.hpp"
+#include "jackdaw/trace/trace.hpp"
 
 namespace jackdaw::app {
 
@@ -54,12 +59,17 @@ class TraceRecorder final : public SearchObserver {
   bool wantsTaskTree() const override { return true; }
   void taskSpawned(const TaskSpawn& s) override;
   void taskFinished(const TaskSpan& s) override;
+  void solutionFound(const SolutionFound& f) override;
 
   // Forget every record (before the search to record).
   void clear();
   // A sequential search: one task, the root, with its nodes, CPU time and size on the wire.
   void sequentialTask(std::uint64_t nodes, std::uint64_t cpuNs, std::uint32_t bytes);
   void searched(Search s);
+  // Branch and bound: set aside what was recorded since clear() as the tree under `bound` (frozen),
+  // weakest last. `maximise`: larger objectives are better. `seconds`: that run's wall time.
+  void keepLevel(double bound, bool maximise, double seconds);
+  std::size_t levels() const { return levels_.size(); }
 
   // Writes FILE (rank 0). `answer` is the app's result (--stats "result"); printed/seconds/stop are
   // those of the run the app printed, used only if no search was recorded through runSearch (an
@@ -73,12 +83,26 @@ class TraceRecorder final : public SearchObserver {
   struct Finished {
     std::uint64_t id, nodes, cpuNs;
   };
+  // One recorded run's tree in id order, with each task's key and what it found.
+  struct Tree {
+    std::vector<trace::TaskRecord> tasks;
+    std::vector<std::uint64_t> keys;
+    std::vector<SolutionFound> solutions;
+    std::uint64_t unfinished = 0;  // spawned, never run
+  };
+  Tree assemble();
+  struct KeptLevel {
+    double bound;
+    double seconds;
+    Tree tree;
+  };
   // Deques, not vectors: a vector's doubling copies every record so far inside the task that
   // happened to spawn the next one, and that task's CPU time with it (77 ms at 8.4 M records).
   struct alignas(64) Shard {
     std::mutex m;
     std::deque<TaskSpawn> spawns;
     std::deque<Finished> finished;
+    std::deque<SolutionFound> solutions;
   };
   Shard& shard(int worker) { return shards_[static_cast<std::size_t>(worker + 1) % shards_.size()]; }
 
@@ -86,7 +110,25 @@ class TraceRecorder final : public SearchObserver {
   std::uint64_t mainCpuAtStart_ = 0;
   std::array<Shard, 16> shards_;
   std::optional<Search> search_;
+  std::vector<KeptLevel> levels_;
+  bool maximise_ = true;
   bool written_ = false;
+};
+
+// The objectives a search improved its incumbent through (for --trace's levels): attach it to the
+// branch-and-bound run that finds the optimum.
+class ObjectiveHistory final : public SearchObserver {
+ public:
+  void solutionFound(const SolutionFound& f) override {
+    std::lock_guard lock(m_);
+    values_.push_back(f.objective);
+  }
+  // Distinct values worse than `optimum`, best first, at most n.
+  std::vector<double> below(double optimum, bool maximise, std::size_t n) const;
+
+ private:
+  mutable std::mutex m_;
+  std::vector<double> values_;
 };
 
 // The first "model name" in /proc/cpuinfo ("unknown" if there is none).
