@@ -2,12 +2,15 @@
 """Validation of jackdaw-sim against real runs on this machine (docs/simulation.md, "Validation").
 
   validate.py --sim build/sim/jackdaw-sim --out DIR [--reps 10] [--ranks 1,2,4] [--workers 1,2]
-              [--policies random,performance] [--loopback-latency-us X] [--comm-cost-us Y] TRACE...
+              [--policies random,performance] [--incumbent replay,optimum]
+              [--loopback-latency-us X] [--comm-cost-us Y] TRACE...
 
 For every trace (recorded by an app's --trace: the header holds the app's command) and every
 ranks x workers x policy: REPS real runs of that command under mpirun, alternating the policies
 (A B A B ...), and REPS simulations of the same trace on the "local" platform (one host with this
-machine's cores, ranks talking through shared memory) with seeds 1..REPS. Writes DIR/validation.md
+machine's cores, ranks talking through shared memory) with seeds 1..REPS; a branch-and-bound trace
+with levels is simulated in each --incumbent mode (replay: when each rank learns a better bound;
+optimum: every rank knows the optimum from the start). Writes DIR/validation.md
 (median makespan real vs simulated and the prediction error, steals and idle % side by side) and
 DIR/validation.json with every run.
 """
@@ -35,10 +38,10 @@ def app_command(header):
         if skip:
             skip = False
             continue
-        if a in ("--trace", "--threads", "--stats", "--policy", "--seed", "--timeline"):
+        if a in ("--trace", "--trace-levels", "--threads", "--stats", "--policy", "--seed", "--timeline"):
             skip = True
             continue
-        if a.startswith(("--trace=", "--threads=", "--stats=", "--policy=", "--seed=")):
+        if a.startswith(("--trace=", "--trace-levels=", "--threads=", "--stats=", "--policy=", "--seed=")):
             continue
         out.append(a)
     return out
@@ -98,6 +101,7 @@ def main():
     ap.add_argument("--policies", default="random,performance")
     ap.add_argument("--loopback-latency-us", type=float, default=None)
     ap.add_argument("--comm-cost-us", type=float, default=None)
+    ap.add_argument("--incumbent", default="replay", help="modes for traces with levels: replay, optimum or both")
     ap.add_argument("traces", nargs="+")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -119,24 +123,27 @@ def main():
                     for rep in range(a.reps):
                         for p in pols:  # alternating: A B A B ...
                             real[p].append(real_run(cmd, ranks, workers, p, rep + 1, tmp))
+                    modes = a.incumbent.split(",") if h.get("levels") else ["-"]
                     for p in pols:
-                        sims = [sim_run(a.sim, trace, ranks, workers, p, rep + 1, extra, tmp) for rep in range(a.reps)]
-                        row = {"trace": os.path.basename(trace), "app": h.get("app"), "ranks": ranks,
-                               "workers": workers, "policy": p, "real": real[p], "sim": sims}
-                        results.append(row)
-                        r, s = med(real[p], "seconds"), med(sims, "seconds")
-                        print(f"{row['trace']} {ranks}x{workers} {p}: real {r:.3f} s, sim {s:.3f} s, "
-                              f"error {100 * (s - r) / r:+.1f} %", flush=True)
+                        for mode in modes:
+                            more = extra + ([] if mode == "-" else ["--incumbent", mode])
+                            sims = [sim_run(a.sim, trace, ranks, workers, p, rep + 1, more, tmp) for rep in range(a.reps)]
+                            row = {"trace": os.path.basename(trace), "app": h.get("app"), "ranks": ranks,
+                                   "workers": workers, "policy": p, "incumbent": mode, "real": real[p], "sim": sims}
+                            results.append(row)
+                            r, s = med(real[p], "seconds"), med(sims, "seconds")
+                            print(f"{row['trace']} {ranks}x{workers} {p} {mode}: real {r:.3f} s, sim {s:.3f} s, "
+                                  f"error {100 * (s - r) / r:+.1f} %", flush=True)
     json.dump(results, open(os.path.join(a.out, "validation.json"), "w"), indent=1)
-    lines = ["| trace | ranks x workers | policy | real median s (spread %) | simulated median s (spread %) | "
-             "error % | real steals | sim steals | real failed | sim failed | real idle % | sim idle % |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| trace | ranks x workers | policy | incumbent | real median s (spread %) | simulated median s (spread %) | "
+             "error % | real nodes | sim nodes | real steals | sim steals | real failed | sim failed | real idle % | sim idle % |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for row in results:
         r, s = row["real"], row["sim"]
         err = 100 * (med(s, "seconds") - med(r, "seconds")) / med(r, "seconds")
-        lines.append(f"| {row['trace']} | {row['ranks']} x {row['workers']} | {row['policy']} | "
+        lines.append(f"| {row['trace']} | {row['ranks']} x {row['workers']} | {row['policy']} | {row.get('incumbent', '-')} | "
                      f"{med(r, 'seconds'):.3f} ({spread(r, 'seconds'):.0f}) | {med(s, 'seconds'):.3f} ({spread(s, 'seconds'):.0f}) | "
-                     f"{err:+.1f} | {med(r, 'steals'):.0f} | {med(s, 'steals'):.0f} | {med(r, 'failed'):.0f} | "
+                     f"{err:+.1f} | {med(r, 'nodes'):.0f} | {med(s, 'nodes'):.0f} | {med(r, 'steals'):.0f} | {med(s, 'steals'):.0f} | {med(r, 'failed'):.0f} | "
                      f"{med(s, 'failed'):.0f} | {med(r, 'idle_pct'):.1f} | {med(s, 'idle_pct'):.1f} |")
     open(os.path.join(a.out, "validation.md"), "w").write("\n".join(lines) + "\n")
     print("\n".join(lines))

@@ -31,8 +31,9 @@ constexpr double kRecordBytes = 64;   // a board record: 8 cells of 8 bytes (com
 constexpr double kRequestBytes = 24;  // StealRequest
 constexpr double kReplyHeader = 4;    // the task count before the tasks
 
-// A rank's pool: the owner takes the deepest task (newest first), a thief the shallowest (oldest
-// first), as the engine's pools do.
+// A rank's pool: the owner takes the deepest task, a thief the shallowest; within a depth, first
+// in first out, as the engine's DepthPool (core/work_pool.hpp). The order matters to branch and
+// bound: a model's generator yields its most promising children first.
 class Pool {
  public:
   void push(std::uint64_t id, std::uint32_t depth) {
@@ -42,8 +43,8 @@ class Pool {
   std::size_t size() const { return size_; }
   std::uint64_t popDeepest() {
     auto it = std::prev(byDepth_.end());
-    const std::uint64_t id = it->second.back();
-    it->second.pop_back();
+    const std::uint64_t id = it->second.front();
+    it->second.pop_front();
     if (it->second.empty()) byDepth_.erase(it);
     --size_;
     return id;
@@ -120,6 +121,12 @@ struct Rank {
   std::unique_ptr<comm::VictimPolicy> policy;
   std::uint64_t boardMessages = 0, boardBytes = 0;
   double firstTaskAt = -1;  // when a worker of this rank first started a task (ramp-up)
+  // Incumbent replay: the strongest tree this rank's bound allows (Job::trees), from its own finds
+  // and from what reached its board; bounds on their way to it (arrival time, tree).
+  int tree = 0, ownTree = 0;
+  std::vector<std::pair<double, int>> boundArrivals;
+  std::vector<std::uint64_t> startedIn;  // tasks started in each tree
+  std::uint64_t pruned = 0;              // tasks that did not exist in the tree they would have run in
 
   std::size_t stealable() const { return comm::stealableCount(pool.size(), idle); }
   std::size_t spareFor(bool seed) const { return comm::spareFor(seed, pool.size(), idle, running); }
@@ -135,13 +142,31 @@ struct Rank {
   }
 };
 
+// A task as the pools hold it: which tree (Job::trees) and its id there.
+constexpr int kTreeShift = 56;
+std::uint64_t pack(int tree, std::uint64_t id) { return id | (static_cast<std::uint64_t>(tree) << kTreeShift); }
+int treeOf(std::uint64_t packed) { return static_cast<int>(packed >> kTreeShift); }
+std::uint64_t idOf(std::uint64_t packed) { return packed & ((std::uint64_t{1} << kTreeShift) - 1); }
+
+// One recorded tree: the trace's own (tree 0, under its initial bound) or one of its levels.
+struct Tree {
+  double bound = 0;
+  const std::vector<trace::TaskRecord>* tasks = nullptr;
+  const std::vector<std::uint64_t>* stronger = nullptr;  // the same task in tree − 1 (null for tree 0)
+  std::vector<std::vector<std::uint64_t>> children;      // in spawn order
+  std::vector<trace::Improvement> improvements;          // by task, then afterNodes
+  std::vector<std::size_t> firstImprovement;             // per task: its first in `improvements`
+  const trace::TaskRecord& task(std::uint64_t id) const { return (*tasks)[id]; }
+};
+
 struct Job {
   SimConfig cfg;
   const trace::Trace* trace = nullptr;
-  std::vector<std::vector<std::uint64_t>> children;
+  std::vector<Tree> trees;  // strongest first; more than one: the incumbent is replayed
+  bool maximise = true;
   std::vector<std::unique_ptr<Rank>> ranks;
   std::unique_ptr<Board> board;
-  std::uint64_t total = 0, finished = 0;
+  std::uint64_t outstanding = 0, finished = 0;  // tasks pushed and not yet finished; finished
   bool done = false;
   double lastTaskEnd = 0, endTime = 0, startTime = 0;
 
@@ -161,9 +186,17 @@ struct Job {
     return ranks.size() < 2 ? 0.0 : delayS(!spread, bytes);
   }
 
+  // The strongest tree a rank holding an incumbent of `value` may run in.
+  int treeFor(double value) const {
+    for (std::size_t i = 0; i < trees.size(); ++i)
+      if (maximise ? trees[i].bound <= value : trees[i].bound >= value) return static_cast<int>(i);
+    return static_cast<int>(trees.size()) - 1;
+  }
+  const trace::TaskRecord& task(std::uint64_t packed) const { return trees[static_cast<std::size_t>(treeOf(packed))].task(idOf(packed)); }
+
   void taskDone() {
     ++finished;
-    if (finished < total) return;
+    if (--outstanding > 0) return;
     lastTaskEnd = nowS();
     done = true;
     // Counting waves (comm_thread.hpp): a wave starts within waveInterval of the last task, and
@@ -221,28 +254,97 @@ void execNs(double ns) {
   if (ns >= 1.0) sg4::this_actor::execute(ns);  // 1 flop = 1 ns on the recording core
 }
 
-void pushTask(Job& job, Rank& r, std::uint64_t id) {
-  r.pool.push(id, job.trace->tasks[id].depth);
+// A task into r's pool: a new one (counted until it finishes), or one stolen from another rank.
+void pushTask(Job& job, Rank& r, std::uint64_t packed, bool isNew = true) {
+  r.pool.push(packed, job.task(packed).depth);
+  if (isNew) ++job.outstanding;
   r.workAvailable->notify_one();
 }
 
-// Runs task `id`: its recorded CPU time, releasing each child at its spawn point.
-void runTask(Job& job, Rank& r, int w, std::uint64_t id) {
-  const auto& t = job.trace->tasks[id];
-  const double nsPerNode = t.nodes ? static_cast<double>(t.cpuNs) / static_cast<double>(t.nodes) : 0.0;
-  std::uint64_t at = 0;
-  for (std::uint64_t child : job.children[id]) {
-    const std::uint64_t spawn = job.trace->tasks[child].afterNodes;
-    if (spawn > at) {
-      execNs(static_cast<double>(spawn - at) * nsPerNode);
-      at = spawn;
-    }
-    pushTask(job, r, child);
+// The rank's bound rose to tree `t` by its own find.
+void foundBetter(Rank& r, int t) {
+  r.ownTree = std::min(r.ownTree, t);
+  r.tree = std::min(r.tree, t);
+}
+
+// A long stretch of a task is run in pieces this long, so that a bound arriving meanwhile reaches it.
+constexpr double kBoundCheckNs = 500e3;
+
+// Task `id` of tree `from` as a task of the stronger tree `to`; kNoTask if one between prunes it.
+std::uint64_t climbTo(const Job& job, int from, std::uint64_t id, int to) {
+  for (int tr = from; tr > to && id != trace::kNoTask; --tr) id = (*job.trees[static_cast<std::size_t>(tr)].stronger)[id];
+  return id;
+}
+
+// Runs task `packed`: its recorded CPU time, releasing each child at its spawn point. Under an
+// incumbent replay it runs in the strongest tree the rank's bound allows, and when that bound gets
+// better (a find of its own, or one that arrived) it goes on as the same task of the stronger tree
+// from the same share of its nodes, or ends there if the stronger tree prunes it. Children it has
+// released stay released (each becomes its stronger self when it starts); the stronger version's
+// other children are released at their own points, at once if those have passed.
+void runTask(Job& job, Rank& r, int w, std::uint64_t packed) {
+  int tr = treeOf(packed);
+  std::uint64_t id = idOf(packed);
+  if (r.tree < tr) {
+    id = climbTo(job, tr, id, r.tree);
+    tr = r.tree;
   }
-  execNs(t.nodes ? static_cast<double>(t.nodes - at) * nsPerNode : static_cast<double>(t.cpuNs));
-  r.nodes += t.nodes;
-  r.workerNodes[static_cast<std::size_t>(w)] += t.nodes;
-  r.workerLargest[static_cast<std::size_t>(w)] = std::max(r.workerLargest[static_cast<std::size_t>(w)], t.nodes);
+  if (id == trace::kNoTask) {
+    ++r.pruned;
+    return;
+  }
+  ++r.startedIn[static_cast<std::size_t>(tr)];
+  double pos = 0;             // nodes into the task, in tree `tr`'s version of it
+  std::uint64_t visited = 0;  // nodes run, across versions
+  std::vector<std::uint64_t> released;  // children released so far (packed)
+  for (;;) {
+    const Tree& t = job.trees[static_cast<std::size_t>(tr)];
+    const auto& rec = t.task(id);
+    const double end = static_cast<double>(rec.nodes);
+    const double nsPerNode = rec.nodes ? static_cast<double>(rec.cpuNs) / end : 0.0;
+    // This version's children still to release: those no released child becomes.
+    std::vector<std::uint64_t> kids;
+    {
+      std::vector<std::uint64_t> already;
+      for (std::uint64_t c : released) already.push_back(climbTo(job, treeOf(c), idOf(c), tr));
+      std::sort(already.begin(), already.end());
+      for (std::uint64_t c : t.children[id])
+        if (!std::binary_search(already.begin(), already.end(), c)) kids.push_back(c);
+    }
+    auto kid = kids.begin();
+    std::size_t imp = t.firstImprovement.empty() ? 0 : t.firstImprovement[id];
+    const std::size_t impEnd = t.firstImprovement.empty() ? 0 : t.firstImprovement[id + 1];
+    while (imp < impEnd && static_cast<double>(t.improvements[imp].afterNodes) < pos) ++imp;
+    if (rec.nodes == 0) execNs(static_cast<double>(rec.cpuNs));
+    int better = tr;
+    for (;;) {
+      for (; kid != kids.end() && static_cast<double>(t.task(*kid).afterNodes) <= pos; ++kid) {
+        released.push_back(pack(tr, *kid));
+        pushTask(job, r, released.back());
+      }
+      for (; imp < impEnd && static_cast<double>(t.improvements[imp].afterNodes) <= pos; ++imp)
+        foundBetter(r, job.treeFor(t.improvements[imp].objective));
+      better = std::min(tr, r.tree);
+      if (pos >= end || better < tr) break;
+      // Run to the next event: a child's spawn point, an improvement, the end, or a bound check.
+      double next = end;
+      if (kid != kids.end()) next = std::min(next, static_cast<double>(t.task(*kid).afterNodes));
+      if (imp < impEnd) next = std::min(next, static_cast<double>(t.improvements[imp].afterNodes));
+      if (job.trees.size() > 1) next = std::min(next, pos + std::max(1.0, kBoundCheckNs / std::max(nsPerNode, 1e-9)));
+      execNs((next - pos) * nsPerNode);
+      visited += static_cast<std::uint64_t>(std::llround(next)) - static_cast<std::uint64_t>(std::llround(pos));
+      pos = next;
+    }
+    if (better == tr) break;  // the task ended
+    const std::uint64_t up = climbTo(job, tr, id, better);
+    if (up == trace::kNoTask) break;  // the better bound prunes the rest
+    pos = end > 0 ? pos / end * static_cast<double>(job.trees[static_cast<std::size_t>(better)].task(up).nodes) : 0.0;
+    tr = better;
+    id = up;
+  }
+  r.nodes += visited;
+  r.workerNodes[static_cast<std::size_t>(w)] += visited;
+  r.workerLargest[static_cast<std::size_t>(w)] = std::max(r.workerLargest[static_cast<std::size_t>(w)], visited);
 }
 
 void worker(Job& job, Rank& r, int w) {
@@ -290,6 +392,7 @@ class CommActor {
     while (!job_.done) {
       const std::uint64_t now = nowNs();
       bool active = handleInbox(lock);
+      exchangeBound();
       active |= serveHeld();
       active |= maybeSteal(now, lock);
       maybePublish(now);
@@ -380,7 +483,7 @@ class CommActor {
     for (std::size_t i = 0; i < want; ++i) {
       const std::uint64_t id = r_.pool.takeShallowest();
       a->tasks.push_back(id);
-      bytes += job_.trace->tasks[id].bytes;
+      bytes += job_.task(id).bytes;
     }
     const auto count = a->tasks.size();
     if (count > 0 || lastRecord_.queued > 0) publishSoon_ = true;
@@ -419,8 +522,8 @@ class CommActor {
       ++r_.stats.stealsGranted;
       r_.stats.tasksReceived += m.tasks.size();
       for (std::uint64_t id : m.tasks) {
-        r_.stats.bytesReceived += job_.trace->tasks[id].bytes;
-        pushTask(job_, r_, id);
+        r_.stats.bytesReceived += job_.task(id).bytes;
+        pushTask(job_, r_, id, false);
       }
       stealRetryUs_ = 0;
       nextStealNs_ = 0;
@@ -523,6 +626,31 @@ class CommActor {
     lastPublishNs_ = now;
   }
 
+  // As CommThread: a better bound found on this rank goes to every rank's board (one accumulate
+  // each) at this turn; a bound that has reached this rank's board is taken at this turn.
+  void exchangeBound() {
+    if (job_.trees.size() < 2) return;
+    const double t = nowS();
+    int arrived = boardTree_;
+    std::erase_if(r_.boundArrivals, [&](const std::pair<double, int>& a) {
+      if (a.first > t) return false;
+      arrived = std::min(arrived, a.second);
+      return true;
+    });
+    boardTree_ = arrived;
+    r_.tree = std::min(r_.tree, boardTree_);
+    if (r_.ownTree < publishedTree_ && r_.ownTree < boardTree_) {
+      publishedTree_ = r_.ownTree;
+      for (auto& q : job_.ranks) {
+        if (q.get() == &r_) continue;
+        q->boundArrivals.push_back({t + job_.oneWayS(r_, *q, 8), publishedTree_});
+        ++r_.boardMessages;
+        r_.boardBytes += 8;
+      }
+      ++boundPublishes_;
+    }
+  }
+
   // The latency probe: one timed one-sided read of the next peer's record (a round trip).
   void maybeProbe(std::uint64_t now, std::unique_lock<sg4::Mutex>& lock) {
     const int size = static_cast<int>(job_.ranks.size());
@@ -556,7 +684,9 @@ class CommActor {
       if (rttN_.size() == n && rttN_[p]) r_.stats.roundTripUs[p] = rttSum_[p] / static_cast<double>(rttN_[p]);
     }
   }
+  std::uint64_t boundPublishes() const { return boundPublishes_; }
   void sizePeers() {
+    publishedTree_ = boardTree_ = static_cast<int>(job_.trees.size());
     const std::size_t n = job_.ranks.size();
     delaySum_.assign(n, 0), delayN_.assign(n, 0), rttSum_.assign(n, 0), rttN_.assign(n, 0);
   }
@@ -577,6 +707,8 @@ class CommActor {
   std::uint64_t nextRefreshNs_ = 0, publishes_ = 0, lastRequestNs_ = 0;
   std::size_t burst_ = 0;
   int probePeer_ = 0;
+  int publishedTree_ = 0, boardTree_ = 0;  // incumbent replay: the tree last published; the board's
+  std::uint64_t boundPublishes_ = 0;
   comm::RankRecord lastRecord_;
   std::vector<double> delaySum_, rttSum_;
   std::vector<std::uint64_t> delayN_, rttN_;
@@ -595,8 +727,30 @@ Running start(const SimConfig& cfg, const trace::Trace& t) {
   Job& job = *run.job;
   job.cfg = cfg;
   job.trace = &t;
-  job.children = t.children();
-  job.total = t.tasks.size();
+  // The trees: the trace's own, then (replaying the incumbent) each level, weaker each.
+  const auto addTree = [&](double bound, const std::vector<trace::TaskRecord>& tasks, const std::vector<std::uint64_t>* stronger,
+                           const std::vector<trace::Improvement>* improvements) {
+    Tree tr;
+    tr.bound = bound;
+    tr.tasks = &tasks;
+    tr.stronger = stronger;
+    tr.children = trace::childrenOf(tasks);
+    if (improvements && !improvements->empty()) {
+      tr.improvements = *improvements;
+      std::stable_sort(tr.improvements.begin(), tr.improvements.end(), [](const trace::Improvement& a, const trace::Improvement& b) {
+        return a.task != b.task ? a.task < b.task : a.afterNodes < b.afterNodes;
+      });
+      tr.firstImprovement.assign(tasks.size() + 1, 0);
+      for (const auto& i : tr.improvements) ++tr.firstImprovement[i.task + 1];
+      for (std::size_t k = 1; k < tr.firstImprovement.size(); ++k) tr.firstImprovement[k] += tr.firstImprovement[k - 1];
+    }
+    job.trees.push_back(std::move(tr));
+  };
+  job.maximise = t.header.value("sense", std::string("maximise")) != "minimise";
+  const auto initial = t.header.find("initial_bound");
+  addTree(initial != t.header.end() && initial->is_number() ? initial->get<double>() : 0.0, t.tasks, nullptr, nullptr);
+  if (cfg.replayIncumbent)
+    for (const auto& l : t.levels) addTree(l.bound, l.tasks, &l.stronger, &l.improvements);
   const auto hosts = sg4::Engine::get_instance()->get_all_hosts();
   const auto& registry = cfg.policies ? *cfg.policies : comm::PolicyRegistry::builtin();
   for (int i = 0; i < cfg.ranks; ++i) {
@@ -612,6 +766,8 @@ Running start(const SimConfig& cfg, const trace::Trace& t) {
     r->workerTasks.assign(static_cast<std::size_t>(cfg.workers), 0);
     r->workerNodes.assign(static_cast<std::size_t>(cfg.workers), 0);
     r->workerLargest.assign(static_cast<std::size_t>(cfg.workers), 0);
+    r->tree = r->ownTree = static_cast<int>(job.trees.size()) - 1;  // no incumbent yet: the weakest tree
+    r->startedIn.assign(job.trees.size(), 0);
     job.ranks.push_back(std::move(r));
   }
   job.board = std::make_unique<Board>(cfg.ranks, job.farS(kRecordBytes));
@@ -620,9 +776,15 @@ Running start(const SimConfig& cfg, const trace::Trace& t) {
     comm::PolicyEnv env{r->id, cfg.ranks, cfg.workers, cfg.seed, r->view.get()};
     r->policy = registry.make(cfg.policy, env, cfg.policyParams);
   }
-  // The seed: the tasks pushed before any task ran start on rank 0, as the root does.
-  for (std::uint64_t id = 0; id < t.tasks.size(); ++id)
-    if (t.tasks[id].parent == trace::kNoParent) job.ranks[0]->pool.push(id, t.tasks[id].depth);
+  // The seed: the tasks pushed before any task ran start on rank 0, as the root does (in the
+  // weakest tree: no rank has an incumbent yet).
+  const int weakest = static_cast<int>(job.trees.size()) - 1;
+  const auto& seedTree = job.trees.back();
+  for (std::uint64_t id = 0; id < seedTree.tasks->size(); ++id)
+    if (seedTree.task(id).parent == trace::kNoParent) {
+      job.ranks[0]->pool.push(pack(weakest, id), seedTree.task(id).depth);
+      ++job.outstanding;
+    }
   job.startTime = nowS();
   for (auto& rp : job.ranks) {
     Rank& r = *rp;
@@ -703,15 +865,23 @@ nlohmann::json report(Running& run) {
       boardShare = std::max(boardShare, static_cast<double>(r->boardBytes) * 8 / seconds / (cfg.platform.linkGbps * 1e9));
   }
   std::sort(firsts.begin(), firsts.end());
-  std::uint64_t tasksRun = 0;
-  for (auto& r : job.ranks) tasksRun += r->finished;
+  std::uint64_t tasksRun = 0, pruned = 0, publishes = 0;
+  std::vector<std::uint64_t> startedIn(job.trees.size(), 0);
+  for (auto& r : job.ranks) {
+    tasksRun += r->finished;
+    pruned += r->pruned;
+    for (std::size_t i = 0; i < startedIn.size(); ++i) startedIn[i] += r->startedIn[i];
+  }
+  for (auto& c : run.comms) publishes += c->boundPublishes();
+  nlohmann::json bounds = nlohmann::json::array();
+  for (const auto& tr : job.trees) bounds.push_back(tr.bound);
   nlohmann::json out;
   out["app"] = job.trace->header.value("app", std::string("trace"));
   out["simulated"] = true;
   out["ranks"] = cfg.ranks;
   out["seconds"] = seconds;
   out["status"] = "complete";
-  out["complete"] = job.done && tasksRun == job.total;
+  out["complete"] = job.done && job.outstanding == 0;
   out["stats"] = {{"nodes", nodes}, {"tasks", tasksRun}};
   out["options"] = {{"policy", cfg.policy}, {"threads", cfg.workers}, {"seed", cfg.seed}, {"board", comm::boardSchemeName(cfg.board)},
                     {"steal", cfg.comm.stealHalf ? "half" : "one"}, {"seed_tree", cfg.comm.seedArity}, {"constants", cfg.policyParams}};
@@ -740,7 +910,13 @@ nlohmann::json report(Running& run) {
                        {"board_link_share_max", boardShare},
                        {"termination_s", job.endTime - job.lastTaskEnd},
                        {"trace_nodes", job.trace->totalNodes()},
-                       {"trace_tasks", job.total},
+                       {"trace_tasks", job.trace->tasks.size()},
+                       {"incumbent",
+                        {{"replayed", job.trees.size() > 1},
+                         {"tree_bounds", bounds},
+                         {"tasks_started_per_tree", startedIn},
+                         {"tasks_pruned", pruned},
+                         {"bound_publishes", publishes}}},
                        {"trace_cpu_s", 1e-9 * static_cast<double>(job.trace->totalCpuNs())}};
   return out;
 }

@@ -3,7 +3,11 @@
 
   check_sim.py SIM TRACE replay        every policy x board x 1, 2, 4 ranks (2 workers each): the
                                        replay visits exactly the trace's nodes in exactly its tasks
-                                       (the totals the recording app wrote in the header)
+                                       (the totals the recording app wrote in the header); a
+                                       branch-and-bound trace with levels does so with --incumbent
+                                       optimum, and replaying its incumbent (the default) visits at
+                                       least its strongest tree's nodes and at most its weakest's
+                                       (a node of slack per task that changed tree)
   check_sim.py SIM TRACE reproducible  the same seed gives the same run, byte for byte (minus the
                                        simulator's own wall time and memory); another seed another
   check_sim.py SIM TRACE contended     --slow-hosts and --corun still replay every node of both jobs
@@ -16,6 +20,9 @@ import os
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+import trace_info  # noqa: E402
 
 POLICIES = ("random", "performance", "proportional")
 
@@ -35,9 +42,24 @@ def header(sim, trace):
     return h
 
 
+def levels_of(trace):
+    """Branch and bound with levels: (strongest tree's nodes, weakest tree's nodes, slack); else None."""
+    _, tasks, levels = trace_info.read_levels(trace)
+    if not levels:
+        return None
+    slack = len(tasks) + sum(len(l["tasks"]) for l in levels)
+    return sum(t["nodes"] for t in tasks), sum(t["nodes"] for t in levels[-1]["tasks"]), slack
+
+
+def optimum_args(trace):
+    """What makes the simulator replay exactly the trace's own tree."""
+    return ["--incumbent", "optimum"] if levels_of(trace) else []
+
+
 def replay(sim, trace):
     h = header(sim, trace)
     want_nodes, want_tasks = int(h["nodes"]), int(h["tasks"])
+    levels = levels_of(trace)
     bad = 0
     with tempfile.TemporaryDirectory() as d:
         for policy in POLICIES:
@@ -46,9 +68,18 @@ def replay(sim, trace):
             for board, steal, seed in (("all", "half", 0), ("all", "one", 0), ("sample", "half", 0), ("all", "half", 2)):
                 for ranks in (1, 2, 4):
                     out = os.path.join(d, "r.json")
-                    p, j = run(sim, [trace, "--platform", "study", "--hosts", str(ranks), "--workers", "2",
-                                     "--policy", policy, "--board", board, "--steal", steal, "--seed", "3",
-                                     "--seed-tree", str(seed)], out)
+                    args = [trace, "--platform", "study", "--hosts", str(ranks), "--workers", "2", "--policy", policy,
+                            "--board", board, "--steal", steal, "--seed", "3", "--seed-tree", str(seed)]
+                    if levels:
+                        lo, hi, slack = levels
+                        p, j = run(sim, args, out)
+                        ok = p.returncode == 0 and j["complete"] and lo <= j["stats"]["nodes"] + slack and \
+                            j["stats"]["nodes"] <= hi + slack and j["simulation"]["incumbent"]["replayed"]
+                        print(f"{policy:13s} {board:6s} steal {steal:4s} seed tree {seed} {ranks} ranks, incumbent "
+                              f"replayed: {'ok' if ok else 'FAILED'} nodes {j['stats']['nodes'] if j else '-'} in "
+                              f"[{lo}, {hi}]{'' if p.returncode == 0 else ' exit ' + str(p.returncode) + ': ' + p.stderr.strip()}")
+                        bad += not ok
+                    p, j = run(sim, args + optimum_args(trace), out)
                     ok = p.returncode == 0 and j["complete"] and j["stats"]["nodes"] == want_nodes and \
                         j["stats"]["tasks"] == want_tasks and j["distributed"]["totals"]["nodes"] == want_nodes
                     if ranks == 1 and ok:
@@ -99,12 +130,13 @@ def contended(sim, trace):
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "r.json")
         p, j = run(sim, [trace, "--platform", "study", "--hosts", "4", "--workers", "3", "--slow-hosts", "0,2",
-                         "--slowdown", "3", "--corun", trace], out)
+                         "--slowdown", "3", "--corun", trace] + optimum_args(trace), out)
         if p.returncode != 0:
             print(p.stdout, p.stderr)
             return 1
         ok = j["stats"]["nodes"] == want and j["corun"]["stats"]["nodes"] == want and j["corun"]["complete"]
-        p2, alone = run(sim, [trace, "--platform", "study", "--hosts", "4", "--workers", "3"], os.path.join(d, "a.json"))
+        p2, alone = run(sim, [trace, "--platform", "study", "--hosts", "4", "--workers", "3"] + optimum_args(trace),
+                        os.path.join(d, "a.json"))
         slower = alone is not None and j["seconds"] > alone["seconds"]
         print(f"contended: nodes {j['stats']['nodes']} and {j['corun']['stats']['nodes']} of {want} each; "
               f"makespan {j['seconds']:.6f} s vs {alone['seconds'] if alone else float('nan'):.6f} s alone")
@@ -138,7 +170,8 @@ def campaign(sim, trace):
         out = os.path.join(d, "grid")
         p = subprocess.run(["/usr/bin/python3", script, "simulate", "--out", out, "--sim", sim, "--trace", trace,
                             "--ranks", "2,3", "--reps", "2", "--policies", "random,performance", "--jobs", "2",
-                            "--", "--platform", "study", "--workers", "2"], capture_output=True, text=True, timeout=600)
+                            "--", "--platform", "study", "--workers", "2"] + optimum_args(trace),
+                           capture_output=True, text=True, timeout=600)
         if p.returncode != 0:
             print(p.stdout, p.stderr)
             return 1

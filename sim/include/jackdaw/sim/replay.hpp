@@ -7,7 +7,11 @@
 // pattern. The victim policy is the project's own object (comm/policies/), built by the same
 // registry, reading a board view this simulator fills, with simulated time. A task runs for its
 // recorded CPU time (scaled by the host's speed) and releases each child at its recorded spawn
-// point. docs/simulation.md says what is modelled and what is not.
+// point. A branch-and-bound trace with levels is replayed with its incumbent: a task runs as
+// recorded under the best bound its rank knows, switches to the stronger tree when a better bound
+// is found or arrives, and bounds travel between ranks as the runtime sends them (published on
+// the board at the comm actor's next turn, read at the receiver's). docs/simulation.md says what
+// is modelled and what is not.
 //
 //   jackdaw::sim::SimConfig c;  c.ranks = 20;  c.workers = 15;  c.policy = "performance";
 //   nlohmann::json out = jackdaw::sim::simulate(c, trace);   // before: buildPlatform(...)
@@ -40,6 +44,7 @@ struct SimConfig {
   comm::CommOptions comm{};          // the comm thread's timings, the runtime's defaults
   double commCostUs = 2.0;           // a comm actor's CPU per message it handles
   std::string label = "job";         // names this job's actors and mailboxes (a co-running job differs)
+  bool replayIncumbent = true;       // false: every rank knows the trace's initial bound from the start
 };
 
 // What one simulated job did: the fields of an app's --stats that `campaign.py report` reads
