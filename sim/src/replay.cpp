@@ -166,7 +166,7 @@ struct Job {
   bool maximise = true;
   std::vector<std::unique_ptr<Rank>> ranks;
   std::unique_ptr<Board> board;
-  std::uint64_t outstanding = 0, finished = 0;  // tasks pushed and not yet finished; finished
+  std::uint64_t outstanding = 0;  // tasks pushed and not yet finished
   bool done = false;
   double lastTaskEnd = 0, endTime = 0, startTime = 0;
 
@@ -195,7 +195,6 @@ struct Job {
   const trace::TaskRecord& task(std::uint64_t packed) const { return trees[static_cast<std::size_t>(treeOf(packed))].task(idOf(packed)); }
 
   void taskDone() {
-    ++finished;
     if (--outstanding > 0) return;
     lastTaskEnd = nowS();
     done = true;
@@ -296,31 +295,35 @@ void runTask(Job& job, Rank& r, int w, std::uint64_t packed) {
   ++r.startedIn[static_cast<std::size_t>(tr)];
   double pos = 0;             // nodes into the task, in tree `tr`'s version of it
   std::uint64_t visited = 0;  // nodes run, across versions
-  std::vector<std::uint64_t> released;  // children released so far (packed)
+  const bool replaying = job.trees.size() > 1;
+  std::vector<std::uint64_t> released;  // replaying: children released so far (packed)
   for (;;) {
     const Tree& t = job.trees[static_cast<std::size_t>(tr)];
     const auto& rec = t.task(id);
     const double end = static_cast<double>(rec.nodes);
     const double nsPerNode = rec.nodes ? static_cast<double>(rec.cpuNs) / end : 0.0;
-    // This version's children still to release: those no released child becomes.
-    std::vector<std::uint64_t> kids;
-    {
+    // This version's children still to release: after a change of tree, those no released child
+    // becomes; else all of them.
+    std::vector<std::uint64_t> rest;
+    const std::vector<std::uint64_t>* kids = &t.children[id];
+    if (!released.empty()) {
       std::vector<std::uint64_t> already;
       for (std::uint64_t c : released) already.push_back(climbTo(job, treeOf(c), idOf(c), tr));
       std::sort(already.begin(), already.end());
-      for (std::uint64_t c : t.children[id])
-        if (!std::binary_search(already.begin(), already.end(), c)) kids.push_back(c);
+      for (std::uint64_t c : *kids)
+        if (!std::binary_search(already.begin(), already.end(), c)) rest.push_back(c);
+      kids = &rest;
     }
-    auto kid = kids.begin();
+    auto kid = kids->begin();
     std::size_t imp = t.firstImprovement.empty() ? 0 : t.firstImprovement[id];
     const std::size_t impEnd = t.firstImprovement.empty() ? 0 : t.firstImprovement[id + 1];
     while (imp < impEnd && static_cast<double>(t.improvements[imp].afterNodes) < pos) ++imp;
     if (rec.nodes == 0) execNs(static_cast<double>(rec.cpuNs));
     int better = tr;
     for (;;) {
-      for (; kid != kids.end() && static_cast<double>(t.task(*kid).afterNodes) <= pos; ++kid) {
-        released.push_back(pack(tr, *kid));
-        pushTask(job, r, released.back());
+      for (; kid != kids->end() && static_cast<double>(t.task(*kid).afterNodes) <= pos; ++kid) {
+        if (replaying) released.push_back(pack(tr, *kid));
+        pushTask(job, r, pack(tr, *kid));
       }
       for (; imp < impEnd && static_cast<double>(t.improvements[imp].afterNodes) <= pos; ++imp)
         foundBetter(r, job.treeFor(t.improvements[imp].objective));
@@ -328,7 +331,7 @@ void runTask(Job& job, Rank& r, int w, std::uint64_t packed) {
       if (pos >= end || better < tr) break;
       // Run to the next event: a child's spawn point, an improvement, the end, or a bound check.
       double next = end;
-      if (kid != kids.end()) next = std::min(next, static_cast<double>(t.task(*kid).afterNodes));
+      if (kid != kids->end()) next = std::min(next, static_cast<double>(t.task(*kid).afterNodes));
       if (imp < impEnd) next = std::min(next, static_cast<double>(t.improvements[imp].afterNodes));
       if (job.trees.size() > 1) next = std::min(next, pos + std::max(1.0, kBoundCheckNs / std::max(nsPerNode, 1e-9)));
       execNs((next - pos) * nsPerNode);

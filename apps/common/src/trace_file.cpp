@@ -242,6 +242,7 @@ void TraceRecorder::write(const AppContext& ctx, const nlohmann::json& answer, c
   // Levels, strongest first: each matched to the tree above it.
   nlohmann::json levelRuns = nlohmann::json::array();
   std::uint64_t outside = 0, unmatchedRoots = 0;
+  t.levels.reserve(levels_.size());  // `strong` points into the last one pushed
   const std::vector<trace::TaskRecord>* strong = &t.tasks;
   const std::vector<std::uint64_t>* strongKeys = &main.keys;
   for (auto& kept : levels_) {

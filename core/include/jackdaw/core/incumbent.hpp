@@ -34,6 +34,7 @@ class Incumbent {
 
   // Before the search: keep the bound where it is for good (docs/simulation.md, "incumbent replay").
   void freeze() noexcept { frozen_ = true; }
+  bool frozen() const noexcept { return frozen_; }
 
   // Tighten the bound; true if `o` was an improvement.
   bool offerBound(const Obj& o) noexcept {

@@ -71,11 +71,7 @@ struct MaxClique {
     std::size_t numChildren = 0;
 
     Generator(const Space& space, const Node& parent) : space_(space), parent_(parent), left_(parent.candidates) {
-      std::atomic<int>& seen = *space.largestSeen;
-      int best = seen.load(std::memory_order_relaxed);
-      while (parent.size > best && !seen.compare_exchange_weak(best, parent.size, std::memory_order_relaxed)) {
-      }
-      colour(std::max(best, parent.size) - parent.size);
+      colour(raiseSeen(space, parent.size) - parent.size);
       numChildren = next_ = lowCount_ + count_;
     }
 
@@ -264,17 +260,21 @@ struct MaxClique {
     return s;
   }
 
+  // largestSeen becomes at least `size`; returns what it holds then.
+  static int raiseSeen(const Space& s, int size) {
+    std::atomic<int>& seen = *s.largestSeen;
+    int cur = seen.load(std::memory_order_relaxed);
+    while (size > cur && !seen.compare_exchange_weak(cur, size, std::memory_order_relaxed)) {
+    }
+    return std::max(cur, size);
+  }
+
   // A new search on the same Space: forget what earlier ones saw (root() does it; a frame that
   // searches again from a root it kept, as --trace does, calls it itself).
   static void beginSearch(const Space& s) { s.largestSeen->store(0, std::memory_order_relaxed); }
   // The engine's bound (an initial one, or one from another rank) is a clique someone has: a
   // generator may re-colour against it at once instead of waiting to visit such a clique.
-  static void boundHint(const Space& s, int best) {
-    std::atomic<int>& seen = *s.largestSeen;
-    int cur = seen.load(std::memory_order_relaxed);
-    while (best > cur && !seen.compare_exchange_weak(cur, best, std::memory_order_relaxed)) {
-    }
-  }
+  static void boundHint(const Space& s, int best) { raiseSeen(s, best); }
 
   // What names a node across runs (a trace's levels match tasks by it): its clique. Its bound
   // and candidates depend on how the parent was coloured, which depends on what the run had seen.

@@ -121,7 +121,7 @@ class ParallelSearch {
     observers_.push_back(o);
     incumbent_.setListener([this](const typename T::Obj& obj) {
       const int w = rt_.currentWorker();
-      if (!frozen_) {
+      if (!incumbent_.frozen()) {
         hintBound<M>(space_, obj);
         for (SearchObserver* x : observers_) x->incumbentImproved(w);
       }
@@ -144,10 +144,7 @@ class ParallelSearch {
   // While no task runs: how spawned tasks are sized for the tree's observers (none: size 0).
   void setTaskSizer(Sizer f) { sizer_ = std::move(f); }
   // Before run(): the bound stays at params.initialBound (trace recording; ParallelOptions::frozenBound).
-  void freezeBound() {
-    frozen_ = true;
-    incumbent_.freeze();
-  }
+  void freezeBound() { incumbent_.freeze(); }
   // How every task is run; set before the first task can arrive (before run(), or before a
   // driver injects).
   void setBody(Body body) { body_ = std::move(body); }
@@ -397,7 +394,6 @@ class ParallelSearch {
   std::vector<std::pair<SearchObserver*, unsigned>> pulsed_;  // those wanting a pulse, with their period
   std::vector<SearchObserver*> tree_;  // those recording the task tree
   Sizer sizer_;
-  bool frozen_ = false;
   alignas(64) std::atomic<std::uint64_t> created_{0};
   alignas(64) std::atomic<std::uint64_t> finished_{0};
   std::atomic<bool> remoteHunger_{false};
