@@ -4,7 +4,9 @@
     bench/maxclique/compare_models.py --old OLD_BINARY [--new build/apps/maxclique/maxclique]
         [--pairs 5] [--out FILE] [--note TEXT] [INSTANCE ...]
 
-An INSTANCE is a name in instances/dimacs (brock200_1) or a path to a .clq file. For each one
+An INSTANCE is a name in instances/dimacs (brock200_1) or a path to a .clq file, optionally with
+@K for a decision search (brock200_1@22: --decision 22; the answer compared is then found or not,
+shown in the omega column as ">= K" or "< K"). For each one
 it runs OLD, NEW, OLD, NEW, ... (PAIRS pairs) with `--skeleton seq --stats JSON` and reports, per
 binary, the median and range of the search time the app reports (parsing excluded), the user CPU
 seconds of the whole process (less sensitive to a shared machine), the node count, and per
@@ -40,12 +42,14 @@ def instance_path(name):
     return os.path.join(ROOT, "instances", "dimacs", name + ".clq")
 
 
-def run_once(binary, path):
-    """(search seconds, user CPU seconds, nodes, omega) of one seq run."""
+def run_once(binary, path, decision=None):
+    """(search seconds, user CPU seconds, nodes, answer) of one seq run."""
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
         stats = f.name
     try:
         cmd = [binary, "--skeleton", "seq", "--stats", stats, path]
+        if decision is not None:
+            cmd += ["--decision", str(decision)]
         before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
         p = subprocess.run(cmd, capture_output=True, text=True)
         user = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - before
@@ -53,7 +57,9 @@ def run_once(binary, path):
             sys.exit(f"{shlex.join(cmd)} failed with exit {p.returncode}:\n{p.stderr}")
         with open(stats) as f:
             doc = json.load(f)
-        return doc["seconds"], user, doc["stats"]["nodes"], doc["result"]["omega"]
+        res = doc["result"]
+        answer = res["omega"] if decision is None else (f">= {decision}" if res["found"] else f"< {decision}")
+        return doc["seconds"], user, doc["stats"]["nodes"], answer
     finally:
         os.unlink(stats)
 
@@ -76,13 +82,15 @@ def main():
             sys.exit(f"not an executable: {b}")
 
     rows = []
-    for name in a.instances:
+    for spec in a.instances:
+        name, _, k = spec.partition("@")
+        decision = int(k) if k else None
         path = instance_path(name)
         inst = os.path.splitext(os.path.basename(path))[0]
         runs = {"old": [], "new": []}
         for i in range(a.pairs):
             for which, binary in (("old", a.old), ("new", a.new)):
-                r = run_once(binary, path)
+                r = run_once(binary, path, decision)
                 runs[which].append(r)
                 print(f"{inst} pair {i + 1} {which}: search {r[0]:.3f} s, user {r[1]:.3f} s, nodes {r[2]}, "
                       f"omega {r[3]}", file=sys.stderr, flush=True)
@@ -94,7 +102,9 @@ def main():
         nodes = {w: sorted({r[2] for r in rs}) for w, rs in runs.items()}
         ratio_t = statistics.median(o / n for o, n in zip(t["old"], t["new"]))
         ratio_u = statistics.median(o / max(n, 1e-3) for o, n in zip(u["old"], u["new"]))
-        yew = YEWPAR_SEQ_MS.get(inst)
+        yew = YEWPAR_SEQ_MS.get(inst) if decision is None else None
+        if decision is not None:
+            inst += f" (decision {decision})"
         vs = f"{yew / 1000 / statistics.median(t['new']):.2f}" if yew else "—"
         rows.append(
             f"| {inst} | {omegas.pop()} | {'/'.join(map(str, nodes['old']))} | {'/'.join(map(str, nodes['new']))} "

@@ -16,6 +16,7 @@
 #include "jackdaw/maxclique/dimacs.hpp"
 #include "jackdaw/maxclique/dispatch.hpp"
 #include "jackdaw/maxclique/model.hpp"
+#include "jackdaw/skeletons/depth_bounded.hpp"
 #include "jackdaw/skeletons/seq.hpp"
 
 using namespace jackdaw;
@@ -31,12 +32,13 @@ struct Outcome {
 };
 
 template <class Kind>
-Outcome solve(const DimacsGraph& g, std::optional<int> k = std::nullopt) {
+Outcome solve(const DimacsGraph& g, std::optional<int> k = std::nullopt, std::optional<int> initialBound = std::nullopt) {
   return withWordsFor(g.n, [&](auto words) {
     using M = MaxClique<decltype(words)::value>;
     const auto space = M::makeSpace(g);
     SearchParams<int> p;
     p.expectedObjective = k;
+    p.initialBound = initialBound;
     const auto r = seq::search<M, Kind>(space, M::root(space), p);
     Outcome o;
     o.found = r.best.has_value();
@@ -100,6 +102,18 @@ TEST_P(KnownOmega, DecisionFindsOmegaButNotOmegaPlusOne) {
   EXPECT_TRUE(formsClique(g, yes.clique));
   const auto no = solve<Decision>(g, omega + 1);
   EXPECT_FALSE(no.found);
+}
+
+TEST_P(KnownOmega, DecisionProofIsTheTreeOfTheBoundBelowItsGoal) {
+  // "No clique of omega + 1" cuts exactly what a bound of omega cuts, so with the goal told to the
+  // model (goalHint) the proof must search the very tree an optimisation given omega searches.
+  const auto g = instance(GetParam().name);
+  const int omega = GetParam().omega;
+  const auto proof = solve<Decision>(g, omega + 1);
+  const auto bounded = solve<Optimisation>(g, std::nullopt, omega);
+  EXPECT_FALSE(proof.found);
+  EXPECT_FALSE(bounded.found);  // nothing beats the optimum
+  EXPECT_EQ(proof.nodes, bounded.nodes);
 }
 
 INSTANTIATE_TEST_SUITE_P(Dimacs, KnownOmega,
@@ -188,7 +202,7 @@ TEST(MaxCliqueModel, ChildBoundsNeverIncreaseAfterReColouring) {
   std::size_t checked = 0;
   for (std::size_t i = 0; i < top.numChildren; ++i) {
     const auto child = top.next();
-    space.largestSeen->store(15);  // as if a clique of 15 were known
+    space.knownBest->store(15);  // as if a clique of 15 were known
     M::Generator gen(space, child);
     int last = 1 << 30;
     for (std::size_t k = 0; k < gen.numChildren; ++k, ++checked) {
@@ -227,7 +241,7 @@ int bruteForceOmega(const DimacsGraph& g) {
 }  // namespace
 
 TEST(MaxCliqueModel, RandomGraphsMatchBruteForceEvenWithAStaleHint) {
-  // Re-colouring reads Space::largestSeen; whatever it holds, the bounds must stay valid. A hint
+  // Re-colouring reads Space::knownBest; whatever it holds, the bounds must stay valid. A hint
   // far above the incumbent (n) must give the same omega, only with weaker re-colouring.
   std::mt19937 rng(19);
   for (int trial = 0; trial < 60; ++trial) {
@@ -248,10 +262,33 @@ TEST(MaxCliqueModel, RandomGraphsMatchBruteForceEvenWithAStaleHint) {
     using M = MaxClique<1>;
     const auto space = M::makeSpace(g);
     auto root = M::root(space);
-    space.largestSeen->store(n);
+    space.knownBest->store(n);
     const auto r = seq::search<M, Optimisation>(space, root, {});
     EXPECT_EQ(*r.objective, omega) << "trial " << trial << " (stale hint)";
   }
+}
+
+TEST(MaxCliqueModel, FrozenBoundTreeDoesNotDependOnWorkers) {
+  // A trace's level is a search under a frozen bound: the model's hint must stay at that bound, so
+  // the tree (nodes, tasks) is the same on one worker as on two, however the workers race. The
+  // bound 19 is below brock200_1's omega (21): the search meets cliques of 20 and 21 on the way.
+  using M = MaxClique<4>;
+  const auto g = instance("brock200_1");
+  const auto space = M::makeSpace(g);
+  SearchParams<int> p;
+  p.initialBound = 19;
+  std::vector<std::uint64_t> nodes;
+  for (int run = 0; run < 6; ++run) {
+    depth_bounded::Options o;
+    o.runtime.threads = 1 + run % 2;
+    o.spawnDepth = 2;
+    o.frozenBound = true;
+    StopFlag stop;
+    const auto r = depth_bounded::search<M, Optimisation>(space, M::root(space), p, stop, o);
+    EXPECT_FALSE(r.best.has_value());  // frozen: the incumbent never moves from 19
+    nodes.push_back(r.stats.nodes);
+  }
+  for (std::size_t i = 1; i < nodes.size(); ++i) EXPECT_EQ(nodes[i], nodes[0]) << "run " << i;
 }
 
 TEST(MaxCliqueModel, TooManyVerticesIsAnInputError) {

@@ -116,12 +116,22 @@ void runHot(F&& loop) {
 }
 
 // Tells the model's optional boundHint(space, objective) that this process's bound is now
-// `objective`: given at the start (params.initialBound), found by a worker, or arrived from another
-// rank. A model whose generator prunes or colours by the best value so far (MaxClique's re-colouring)
-// learns it here, not only from the nodes it happens to visit. A hint: it must keep every bound valid.
+// `objective`: given at the start (params.initialBound), found by a worker (NodeRules::visit), or
+// arrived from another rank. A model whose generator prunes or colours by the best value so far
+// (MaxClique's re-colouring) learns it here, and only here: under a frozen bound (trace levels) it
+// hears nothing after the start, so the tree it builds depends on that bound alone, not on which
+// worker got where first. A hint: it must keep every bound valid.
 template <class M, class Obj>
 void hintBound(const typename M::Space& space, const Obj& objective) {
   if constexpr (requires { M::boundHint(space, objective); }) M::boundHint(space, objective);
+}
+
+// Tells the model's optional goalHint(space, goal) that a decision search looks for a solution at
+// least as good as `goal` (params.expectedObjective), so anything worse may be cut from the start:
+// MaxClique re-colours against goal - 1 as an optimisation search does against its incumbent.
+template <class M, class Obj>
+void hintGoal(const typename M::Space& space, const Obj& goal) {
+  if constexpr (requires { M::goalHint(space, goal); }) M::goalHint(space, goal);
 }
 
 }  // namespace jackdaw

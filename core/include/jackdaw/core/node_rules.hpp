@@ -75,7 +75,8 @@ class NodeRules {
       else acc.accumulate(n);
     } else if constexpr (isOptimisation<K>) {
       const Obj o = n.getObj();
-      if (incumbent_->wouldImprove(o)) incumbent_->offerNode(n, o);
+      // The model hears of the improvement before this node's generator is built.
+      if (incumbent_->wouldImprove(o) && incumbent_->offerNode(n, o)) hintBound<M>(space_, o);
     } else {
       const Obj o = n.getObj();
       if (!Better{}(*params_.expectedObjective, o)) {

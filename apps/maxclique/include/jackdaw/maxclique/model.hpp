@@ -20,9 +20,9 @@
 // are pruned; only vertices coloured above kmin are branched on. Such a vertex v is moved below
 // instead when it has a single neighbour w in some class k1 < kmin and w fits a class k2 in
 // (k1, kmin]: one branch fewer. Vertices that stay at or below kmin all get the bound |C| + kmin
-// (they are cut at the first). The generator learns `best` from Space::largestSeen (the largest
-// clique it has visited, or a bound the engine told boundHint); any value keeps every bound valid,
-// a low one only re-colours less.
+// (they are cut at the first). The generator learns `best` from Space::knownBest, which holds
+// what the engine told boundHint (its bound) or goalHint (a decision's goal, less one); any value
+// keeps every bound valid, a low one only re-colours less.
 #pragma once
 
 #include <algorithm>
@@ -50,10 +50,11 @@ struct MaxClique {
     int n = 0;
     std::vector<Set> adj;       // adjacency, in search order
     std::vector<int> original;  // search index -> vertex of the file (0-based)
-    // The largest clique any generator has expanded, or the engine's bound if larger (boundHint;
-    // root() resets it). Either is the size of a clique that exists, so re-colouring against it
-    // keeps every bound valid. Shared by the workers of a rank (copies of the Space share it too).
-    std::shared_ptr<std::atomic<int>> largestSeen = std::make_shared<std::atomic<int>>(0);
+    // The best clique size the engine has told the model of (boundHint, goalHint; root() resets
+    // it). Only the engine raises it, never a generator, so a search under a frozen bound builds the
+    // same tree whichever worker gets where first. Shared by the workers of a rank (copies of the
+    // Space share it too).
+    std::shared_ptr<std::atomic<int>> knownBest = std::make_shared<std::atomic<int>>(0);
   };
 
   struct Node {
@@ -71,7 +72,8 @@ struct MaxClique {
     std::size_t numChildren = 0;
 
     Generator(const Space& space, const Node& parent) : space_(space), parent_(parent), left_(parent.candidates) {
-      colour(raiseSeen(space, parent.size) - parent.size);
+      // Clamped: a node at or above the hint re-colours nothing, and no class exceeds n.
+      colour(std::clamp(space.knownBest->load(std::memory_order_relaxed) - parent.size, 0, space.n));
       numChildren = next_ = lowCount_ + count_;
     }
 
@@ -260,21 +262,22 @@ struct MaxClique {
     return s;
   }
 
-  // largestSeen becomes at least `size`; returns what it holds then.
-  static int raiseSeen(const Space& s, int size) {
-    std::atomic<int>& seen = *s.largestSeen;
+  // knownBest becomes at least `size`.
+  static void raiseSeen(const Space& s, int size) {
+    std::atomic<int>& seen = *s.knownBest;
     int cur = seen.load(std::memory_order_relaxed);
     while (size > cur && !seen.compare_exchange_weak(cur, size, std::memory_order_relaxed)) {
     }
-    return std::max(cur, size);
   }
 
   // A new search on the same Space: forget what earlier ones saw (root() does it; a frame that
   // searches again from a root it kept, as --trace does, calls it itself).
-  static void beginSearch(const Space& s) { s.largestSeen->store(0, std::memory_order_relaxed); }
-  // The engine's bound (an initial one, or one from another rank) is a clique someone has: a
-  // generator may re-colour against it at once instead of waiting to visit such a clique.
+  static void beginSearch(const Space& s) { s.knownBest->store(0, std::memory_order_relaxed); }
+  // The engine's bound (an initial one, one a worker found, or one from another rank): children
+  // that cannot beat it are cut, so a generator re-colours against it.
   static void boundHint(const Space& s, int best) { raiseSeen(s, best); }
+  // A decision for a clique of `goal` vertices cuts what cannot reach it, as a bound of goal - 1 does.
+  static void goalHint(const Space& s, int goal) { raiseSeen(s, goal - 1); }
 
   // What names a node across runs (a trace's levels match tasks by it): its clique. Its bound
   // and candidates depend on how the parent was coloured, which depends on what the run had seen.

@@ -101,7 +101,8 @@ class ParallelSearch {
         throw std::invalid_argument("decision search: leave params.initialBound unset (the goal is params.expectedObjective)");
     }
     for (int i = 0; i < rt_.slots(); ++i) slots_.push_back(std::make_unique<Slot>(space, params, &incumbent_, stop));
-    if constexpr (usesIncumbent<K>)
+    if constexpr (isDecision<K>) hintGoal<M>(space_, *params.expectedObjective);
+    else if constexpr (usesIncumbent<K>)
       if (params.initialBound) hintBound<M>(space_, *params.initialBound);
   }
 
@@ -121,10 +122,8 @@ class ParallelSearch {
     observers_.push_back(o);
     incumbent_.setListener([this](const typename T::Obj& obj) {
       const int w = rt_.currentWorker();
-      if (!incumbent_.frozen()) {
-        hintBound<M>(space_, obj);
+      if (!incumbent_.frozen())
         for (SearchObserver* x : observers_) x->incumbentImproved(w);
-      }
       noteSolution(w, obj);
     });
     if (const unsigned every = o->pulseEvery()) {
