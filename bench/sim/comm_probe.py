@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""What the comm threads pay on this machine, per rank count: real runs only, no simulator.
+
+    bench/sim/comm_probe.py [--reps 5] [--ranks 2,4] [--build build]
+
+Runs the three validation workloads (MaxClique DSJC500_5 depth_bounded -d 2, NS genus 34 budget
+-b 100000, UTS T1 budget -b 10000; one worker per rank) under mpirun, alternating the rank counts
+(2 4 2 4 ...), and prints per workload and rank count the medians over REPS runs of: the search
+time, the board publications and the mean time one took (the comm thread's wall time inside it),
+the mean steal round trip, and the share of the workers' time spent idle. These are the numbers
+a simulated platform must reproduce; jackdaw-sim's own JSON reports the same fields.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+
+WORKLOADS = {
+    "maxclique": ["apps/maxclique/maxclique", os.path.join(ROOT, "instances", "dimacs", "DSJC500_5.clq"),
+                  "--skeleton", "depth_bounded", "-d", "2"],
+    "ns": ["apps/ns/ns", "-g", "34", "--skeleton", "budget", "-b", "100000"],
+    "uts": ["apps/uts/uts", "--tree", "T1", "--skeleton", "budget", "-b", "10000"],
+}
+
+
+def run(build, app, ranks, tmp):
+    stats = os.path.join(tmp, "stats.json")
+    cmd = WORKLOADS[app]
+    mpi = ["mpirun", "--oversubscribe", "--bind-to", "none", "-n", str(ranks)]
+    if os.geteuid() == 0:
+        mpi.insert(1, "--allow-run-as-root")
+    full = mpi + [os.path.join(build, cmd[0])] + cmd[1:] + ["--threads", "1", "--stats", stats]
+    p = subprocess.run(full, capture_output=True, text=True, timeout=600)
+    if p.returncode != 0:
+        sys.exit(f"comm_probe: run failed: {' '.join(full)}\n{p.stderr}")
+    doc = json.load(open(stats))
+    dist = doc["distributed"]
+    ranks_ = dist["per_rank"]
+    busy = sum(r["busy_us"] for r in ranks_)
+    idle = sum(r["idle_us"] for r in ranks_)
+    return {
+        "seconds": doc["seconds"],
+        "publishes": dist["board"]["publishes"],
+        "publish_us": dist["board"]["publish_us_mean"],
+        "steal_rtt_us": statistics.mean(r["comm"]["steal_round_trip_us_mean"] for r in ranks_),
+        "idle_pct": 100.0 * idle / (busy + idle) if busy + idle else 0.0,
+    }
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--ranks", default="2,4")
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    a = ap.parse_args()
+    counts = [int(x) for x in a.ranks.split(",")]
+    if min(counts) < 2:
+        sys.exit("comm_probe: --ranks: 2 or more each (one rank has no comm thread to measure)")
+    rows = {(app, n): [] for app in WORKLOADS for n in counts}
+    with tempfile.TemporaryDirectory() as tmp:
+        for _ in range(a.reps):
+            for app in WORKLOADS:
+                for n in counts:
+                    rows[(app, n)].append(run(a.build, app, n, tmp))
+    print("| workload | ranks x 1 | search s | publications | µs per publication | steal round trip µs | idle % |")
+    print("|---|---|---|---|---|---|---|")
+    for (app, n), rs in rows.items():
+        m = {k: statistics.median(r[k] for r in rs) for k in rs[0]}
+        print(f"| {app} | {n} | {m['seconds']:.3f} | {m['publishes']:.0f} | {m['publish_us']:.0f} "
+              f"| {m['steal_rtt_us']:.0f} | {m['idle_pct']:.1f} |")
+
+
+if __name__ == "__main__":
+    main()
