@@ -11,12 +11,12 @@ the mean steal round trip, and the share of the workers' time spent idle. These 
 a simulated platform must reproduce; jackdaw-sim's own JSON reports the same fields.
 """
 import argparse
-import json
 import os
 import statistics
-import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import benchlib  # noqa: E402  (bench/benchlib.py)
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
@@ -28,17 +28,12 @@ WORKLOADS = {
 }
 
 
-def run(build, app, ranks, tmp):
-    stats = os.path.join(tmp, "stats.json")
+def run(build, app, ranks):
     cmd = WORKLOADS[app]
     mpi = ["mpirun", "--oversubscribe", "--bind-to", "none", "-n", str(ranks)]
     if os.geteuid() == 0:
         mpi.insert(1, "--allow-run-as-root")
-    full = mpi + [os.path.join(build, cmd[0])] + cmd[1:] + ["--threads", "1", "--stats", stats]
-    p = subprocess.run(full, capture_output=True, text=True, timeout=600)
-    if p.returncode != 0:
-        sys.exit(f"comm_probe: run failed: {' '.join(full)}\n{p.stderr}")
-    doc = json.load(open(stats))
+    doc = benchlib.run_stats(mpi + [os.path.join(build, cmd[0])] + cmd[1:] + ["--threads", "1"], timeout=600)
     dist = doc["distributed"]
     ranks_ = dist["per_rank"]
     busy = sum(r["busy_us"] for r in ranks_)
@@ -62,11 +57,10 @@ def main():
     if min(counts) < 2:
         sys.exit("comm_probe: --ranks: 2 or more each (one rank has no comm thread to measure)")
     rows = {(app, n): [] for app in WORKLOADS for n in counts}
-    with tempfile.TemporaryDirectory() as tmp:
-        for _ in range(a.reps):
-            for app in WORKLOADS:
-                for n in counts:
-                    rows[(app, n)].append(run(a.build, app, n, tmp))
+    for _ in range(a.reps):
+        for app in WORKLOADS:
+            for n in counts:
+                rows[(app, n)].append(run(a.build, app, n))
     print("| workload | ranks x 1 | search s | publications | µs per publication | steal round trip µs | idle % |")
     print("|---|---|---|---|---|---|---|")
     for (app, n), rs in rows.items():

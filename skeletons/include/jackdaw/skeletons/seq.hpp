@@ -29,8 +29,7 @@ SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
   }
   const auto t0 = std::chrono::steady_clock::now();
   typename T::IncumbentT incumbent(params.initialBound);
-  if constexpr (isDecision<K>) hintGoal<M>(space, *params.expectedObjective);
-  else if (params.initialBound) hintBound<M>(space, *params.initialBound);
+  hintStart<M, K>(space, params);
   NodeRules<M, K> rules(space, params, &incumbent, stop);
   LiveNodes::Registration counted(live, {&rules.stats});
   NoHooks hooks;

@@ -263,21 +263,21 @@ struct MaxClique {
   }
 
   // knownBest becomes at least `size`.
-  static void raiseSeen(const Space& s, int size) {
-    std::atomic<int>& seen = *s.knownBest;
-    int cur = seen.load(std::memory_order_relaxed);
-    while (size > cur && !seen.compare_exchange_weak(cur, size, std::memory_order_relaxed)) {
+  static void raiseKnownBest(const Space& s, int size) {
+    std::atomic<int>& best = *s.knownBest;
+    int cur = best.load(std::memory_order_relaxed);
+    while (size > cur && !best.compare_exchange_weak(cur, size, std::memory_order_relaxed)) {
     }
   }
 
-  // A new search on the same Space: forget what earlier ones saw (root() does it; a frame that
+  // A new search on the same Space: forget the hints of earlier ones (root() does it; a frame that
   // searches again from a root it kept, as --trace does, calls it itself).
   static void beginSearch(const Space& s) { s.knownBest->store(0, std::memory_order_relaxed); }
   // The engine's bound (an initial one, one a worker found, or one from another rank): children
   // that cannot beat it are cut, so a generator re-colours against it.
-  static void boundHint(const Space& s, int best) { raiseSeen(s, best); }
+  static void boundHint(const Space& s, int best) { raiseKnownBest(s, best); }
   // A decision for a clique of `goal` vertices cuts what cannot reach it, as a bound of goal - 1 does.
-  static void goalHint(const Space& s, int goal) { raiseSeen(s, goal - 1); }
+  static void goalHint(const Space& s, int goal) { raiseKnownBest(s, goal - 1); }
 
   // What names a node across runs (a trace's levels match tasks by it): its clique. Its bound
   // and candidates depend on how the parent was coloured, which depends on what the run had seen.

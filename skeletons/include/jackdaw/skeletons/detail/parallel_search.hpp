@@ -101,9 +101,7 @@ class ParallelSearch {
         throw std::invalid_argument("decision search: leave params.initialBound unset (the goal is params.expectedObjective)");
     }
     for (int i = 0; i < rt_.slots(); ++i) slots_.push_back(std::make_unique<Slot>(space, params, &incumbent_, stop));
-    if constexpr (isDecision<K>) hintGoal<M>(space_, *params.expectedObjective);
-    else if constexpr (usesIncumbent<K>)
-      if (params.initialBound) hintBound<M>(space_, *params.initialBound);
+    hintStart<M, K>(space_, params);
   }
 
   WorkerRuntime& runtime() { return rt_; }
