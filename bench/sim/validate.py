@@ -3,14 +3,16 @@
 
   validate.py --sim build/sim/jackdaw-sim --out DIR [--reps 10] [--ranks 1,2,4] [--workers 1,2]
               [--policies random,performance] [--incumbent replay,optimum]
-              [--loopback-latency-us X] [--comm-cost-us Y] TRACE...
+              [--loopback-latency-us X] [--comm-cost-us Y] [--sched on,off] TRACE...
 
 For every trace (recorded by an app's --trace: the header holds the app's command) and every
 ranks x workers x policy: REPS real runs of that command under mpirun, alternating the policies
 (A B A B ...), and REPS simulations of the same trace on the "local" platform (one host with this
 machine's cores, ranks talking through shared memory) with seeds 1..REPS; a branch-and-bound trace
 with levels is simulated in each --incumbent mode (replay: when each rank learns a better bound;
-optimum: every rank knows the optimum from the start). Writes DIR/validation.md
+optimum: every rank knows the optimum from the start), and in each --sched mode (on: the local
+preset's model of an oversubscribed host, its yield slice and wake-up CPU; off: both zero, the
+model before they were measured). Writes DIR/validation.md
 (median makespan real vs simulated and the prediction error, steals and idle % side by side) and
 DIR/validation.json with every run.
 """
@@ -79,7 +81,9 @@ def summary(doc):
         busy = sum(w.get("busy_us", 0.0) for w in doc.get("workers", []))
         idle = sum(w.get("idle_us", 0.0) for w in doc.get("workers", []))
     return {"seconds": doc["seconds"], "nodes": doc["stats"]["nodes"], "steals": tot.get("steal_requests", 0),
-            "failed": tot.get("steals_failed", 0), "idle_pct": 100.0 * idle / (busy + idle) if busy + idle else 0.0}
+            "failed": tot.get("steals_failed", 0), "idle_pct": 100.0 * idle / (busy + idle) if busy + idle else 0.0,
+            "rtt_us": statistics.mean(r["comm"].get("steal_round_trip_us_mean", 0.0) for r in dist["per_rank"])
+            if dist.get("per_rank") else 0.0}
 
 
 def med(rows, key):
@@ -102,6 +106,7 @@ def main():
     ap.add_argument("--loopback-latency-us", type=float, default=None)
     ap.add_argument("--comm-cost-us", type=float, default=None)
     ap.add_argument("--incumbent", default="replay", help="modes for traces with levels: replay, optimum or both")
+    ap.add_argument("--sched", default="on", help="the oversubscribed-host model: on, off or on,off")
     ap.add_argument("traces", nargs="+")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -126,25 +131,30 @@ def main():
                     modes = a.incumbent.split(",") if h.get("levels") else ["-"]
                     for p in pols:
                         for mode in modes:
-                            more = extra + ([] if mode == "-" else ["--incumbent", mode])
-                            sims = [sim_run(a.sim, trace, ranks, workers, p, rep + 1, more, tmp) for rep in range(a.reps)]
-                            row = {"trace": os.path.basename(trace), "app": h.get("app"), "ranks": ranks,
-                                   "workers": workers, "policy": p, "incumbent": mode, "real": real[p], "sim": sims}
-                            results.append(row)
-                            r, s = med(real[p], "seconds"), med(sims, "seconds")
-                            print(f"{row['trace']} {ranks}x{workers} {p} {mode}: real {r:.3f} s, sim {s:.3f} s, "
-                                  f"error {100 * (s - r) / r:+.1f} %", flush=True)
+                            for sched in a.sched.split(","):
+                                more = extra + ([] if mode == "-" else ["--incumbent", mode])
+                                if sched == "off":
+                                    more += ["--yield-slice-us", "0", "--wake-cpu-us", "0"]
+                                sims = [sim_run(a.sim, trace, ranks, workers, p, rep + 1, more, tmp) for rep in range(a.reps)]
+                                row = {"trace": os.path.basename(trace), "app": h.get("app"), "ranks": ranks, "workers": workers,
+                                       "policy": p, "incumbent": mode, "sched": sched, "real": real[p], "sim": sims}
+                                results.append(row)
+                                r, s = med(real[p], "seconds"), med(sims, "seconds")
+                                print(f"{row['trace']} {ranks}x{workers} {p} {mode} sched {sched}: real {r:.3f} s, sim {s:.3f} s, "
+                                      f"error {100 * (s - r) / r:+.1f} %", flush=True)
     json.dump(results, open(os.path.join(a.out, "validation.json"), "w"), indent=1)
-    lines = ["| trace | ranks x workers | policy | incumbent | real median s (spread %) | simulated median s (spread %) | "
-             "error % | real nodes | sim nodes | real steals | sim steals | real failed | sim failed | real idle % | sim idle % |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| trace | ranks x workers | policy | incumbent | sched | real median s (spread %) | simulated median s (spread %) | "
+             "error % | real nodes | sim nodes | real steals | sim steals | real failed | sim failed | real idle % | sim idle % | "
+             "real steal RTT us | sim steal RTT us |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for row in results:
         r, s = row["real"], row["sim"]
         err = 100 * (med(s, "seconds") - med(r, "seconds")) / med(r, "seconds")
-        lines.append(f"| {row['trace']} | {row['ranks']} x {row['workers']} | {row['policy']} | {row.get('incumbent', '-')} | "
+        lines.append(f"| {row['trace']} | {row['ranks']} x {row['workers']} | {row['policy']} | {row.get('incumbent', '-')} | {row.get('sched', '-')} | "
                      f"{med(r, 'seconds'):.3f} ({spread(r, 'seconds'):.0f}) | {med(s, 'seconds'):.3f} ({spread(s, 'seconds'):.0f}) | "
                      f"{err:+.1f} | {med(r, 'nodes'):.0f} | {med(s, 'nodes'):.0f} | {med(r, 'steals'):.0f} | {med(s, 'steals'):.0f} | {med(r, 'failed'):.0f} | "
-                     f"{med(s, 'failed'):.0f} | {med(r, 'idle_pct'):.1f} | {med(s, 'idle_pct'):.1f} |")
+                     f"{med(s, 'failed'):.0f} | {med(r, 'idle_pct'):.1f} | {med(s, 'idle_pct'):.1f} | "
+                     f"{med(r, 'rtt_us'):.0f} | {med(s, 'rtt_us'):.0f} |")
     open(os.path.join(a.out, "validation.md"), "w").write("\n".join(lines) + "\n")
     print("\n".join(lines))
 

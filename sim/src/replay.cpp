@@ -159,8 +159,12 @@ struct Tree {
   const trace::TaskRecord& task(std::uint64_t id) const { return (*tasks)[id]; }
 };
 
+// Worker actors running a task on each host, over every job (a co-running one shares the cores).
+using HostLoad = std::map<const sg4::Host*, int>;
+
 struct Job {
   SimConfig cfg;
+  HostLoad* load = nullptr;
   const trace::Trace* trace = nullptr;
   std::vector<Tree> trees;  // strongest first; more than one: the incumbent is replayed
   bool maximise = true;
@@ -360,6 +364,7 @@ void worker(Job& job, Rank& r, int w) {
     if (r.firstTaskAt < 0) r.firstTaskAt = nowS();
     --r.idle;
     ++r.running;
+    ++(*job.load)[r.host];
     account.startWork(nowUs());
     lock.unlock();
     runTask(job, r, w, id);
@@ -367,6 +372,7 @@ void worker(Job& job, Rank& r, int w) {
     account.endWork(nowUs());
     ++r.workerTasks[static_cast<std::size_t>(w)];
     --r.running;
+    --(*job.load)[r.host];
     ++r.idle;
     ++r.finished;
     job.taskDone();
@@ -387,12 +393,18 @@ void receiver(Job& job, Rank& r) {
 
 class CommActor {
  public:
-  CommActor(Job& job, Rank& r) : job_(job), r_(r), o_(job.cfg.comm), seeding_(comm::seedParent(r.id, o_.seedArity) >= 0) {}
+  CommActor(Job& job, Rank& r) : job_(job), r_(r), o_(job.cfg.comm), seeding_(comm::seedParent(r.id, o_.seedArity) >= 0) {
+    int here = 0;
+    for (const auto& p : job.ranks) here += p->host == r.host ? 1 : 0;
+    mpiYields_ = job.cfg.platform.yieldSliceUs > 0 && here > r.host->get_core_count();
+  }
 
   void run() {
     auto backoff = o_.minSleep;
     std::unique_lock lock(*r_.mutex);
     while (!job_.done) {
+      yieldToWorkers(lock);
+      if (job_.done) break;
       const std::uint64_t now = nowNs();
       bool active = handleInbox(lock);
       exchangeBound();
@@ -413,7 +425,11 @@ class CommActor {
       // Held seed requests wait for spare work, which no one announces: look as often as for a reply.
       const comm::Sleep sleep =
           comm::nextSleep(o_, backoff, inflight_ || !held_.empty(), lastRecord_.pooled > 0, r_.idle, false);
-      if (!r_.woken) r_.commWake->wait_for(lock, 1e-6 * static_cast<double>(sleep.now.count()));
+      if (!r_.woken) {
+        r_.commWake->wait_for(lock, 1e-6 * static_cast<double>(sleep.now.count()));
+        ++r_.stats.commSleeps;
+        wakeCpu(lock);
+      }
       r_.woken = false;
       backoff = std::min(sleep.now * 2, sleep.cap);
     }
@@ -421,6 +437,26 @@ class CommActor {
   }
 
  private:
+  // A turn starts in MPI (a probe for messages). When Open MPI yields (more of the job's ranks on
+  // the host than cores) and every core runs a worker, the yield hands the core to a worker and the
+  // turn starts only when that worker's time slice ends (the constant also holds the late wake-up
+  // that follows a yield: PlatformSpec::yieldSliceUs).
+  void yieldToWorkers(std::unique_lock<sg4::Mutex>& lock) {
+    if (!mpiYields_ || (*job_.load)[r_.host] < r_.host->get_core_count()) return;
+    lock.unlock();
+    sg4::this_actor::sleep_for(1e-6 * job_.cfg.platform.yieldSliceUs);
+    lock.lock();
+    ++yields_;
+  }
+
+  // What the sleep and the wake-up cost the comm thread's CPU (on the host's shared cores).
+  void wakeCpu(std::unique_lock<sg4::Mutex>& lock) {
+    if (job_.cfg.platform.wakeCpuUs <= 0) return;
+    lock.unlock();
+    execNs(job_.cfg.platform.wakeCpuUs * 1e3);
+    lock.lock();
+  }
+
   void cpu(std::unique_lock<sg4::Mutex>& lock) {
     lock.unlock();
     execNs(job_.cfg.commCostUs * 1e3);
@@ -688,6 +724,7 @@ class CommActor {
     }
   }
   std::uint64_t boundPublishes() const { return boundPublishes_; }
+  std::uint64_t yields() const { return yields_; }
   void sizePeers() {
     publishedTree_ = boardTree_ = static_cast<int>(job_.trees.size());
     const std::size_t n = job_.ranks.size();
@@ -700,6 +737,8 @@ class CommActor {
   const comm::CommOptions& o_;
   bool inflight_ = false, hungry_ = false, publishSoon_ = false, everPublished_ = false;
   bool seeding_;  // our seed request is still to be sent or answered
+  bool mpiYields_ = false;   // Open MPI yields on this rank's host (oversubscribed)
+  std::uint64_t yields_ = 0;  // turns that waited out a worker's time slice
   struct Held {
     int from;
     std::uint64_t id;
@@ -722,7 +761,7 @@ struct Running {
   std::vector<std::unique_ptr<CommActor>> comms;
 };
 
-Running start(const SimConfig& cfg, const trace::Trace& t) {
+Running start(const SimConfig& cfg, const trace::Trace& t, HostLoad& load) {
   if (cfg.ranks < 1 || cfg.workers < 1) throw std::invalid_argument("need at least one rank and one worker per rank");
   if (t.tasks.empty()) throw std::invalid_argument("the trace holds no task");
   Running run;
@@ -730,6 +769,7 @@ Running start(const SimConfig& cfg, const trace::Trace& t) {
   Job& job = *run.job;
   job.cfg = cfg;
   job.trace = &t;
+  job.load = &load;
   // The trees: the trace's own, then (replaying the incumbent) each level, weaker each.
   const auto addTree = [&](double bound, const std::vector<trace::TaskRecord>& tasks, const std::vector<std::uint64_t>* stronger,
                            const std::vector<trace::Improvement>* improvements) {
@@ -868,14 +908,14 @@ nlohmann::json report(Running& run) {
       boardShare = std::max(boardShare, static_cast<double>(r->boardBytes) * 8 / seconds / (cfg.platform.linkGbps * 1e9));
   }
   std::sort(firsts.begin(), firsts.end());
-  std::uint64_t tasksRun = 0, pruned = 0, publishes = 0;
+  std::uint64_t tasksRun = 0, pruned = 0, publishes = 0, yields = 0;
   std::vector<std::uint64_t> startedIn(job.trees.size(), 0);
   for (auto& r : job.ranks) {
     tasksRun += r->finished;
     pruned += r->pruned;
     for (std::size_t i = 0; i < startedIn.size(); ++i) startedIn[i] += r->startedIn[i];
   }
-  for (auto& c : run.comms) publishes += c->boundPublishes();
+  for (auto& c : run.comms) publishes += c->boundPublishes(), yields += c->yields();
   nlohmann::json bounds = nlohmann::json::array();
   for (const auto& tr : job.trees) bounds.push_back(tr.bound);
   nlohmann::json out;
@@ -905,9 +945,12 @@ nlohmann::json report(Running& run) {
                          {"link_gbps", p.linkGbps},
                          {"loopback_latency_us", p.loopbackLatencyUs},
                          {"slow_hosts", p.slowHosts},
-                         {"slow_factor", p.slowFactor}}},
+                         {"slow_factor", p.slowFactor},
+                         {"yield_slice_us", p.yieldSliceUs},
+                         {"wake_cpu_us", p.wakeCpuUs}}},
                        {"workers_per_rank", cfg.workers},
                        {"comm_cost_us", cfg.commCostUs},
+                       {"comm_yields", yields},
                        {"last_task_end_s", job.lastTaskEnd - job.startTime},
                        {"ramp_up_s", {{"median", firsts[firsts.size() / 2]}, {"last", firsts.back()}}},
                        {"board_link_share_max", boardShare},
@@ -928,9 +971,10 @@ nlohmann::json report(Running& run) {
 
 SimOutcome simulate(sg4::Engine& engine, const SimConfig& cfg, const trace::Trace& trace, const SimConfig* corunCfg,
                     const trace::Trace* corunTrace) {
-  Running main = start(cfg, trace);
+  HostLoad load;
+  Running main = start(cfg, trace, load);
   Running other;
-  if (corunCfg && corunTrace) other = start(*corunCfg, *corunTrace);
+  if (corunCfg && corunTrace) other = start(*corunCfg, *corunTrace, load);
   engine.run();
   SimOutcome out;
   out.job = report(main);

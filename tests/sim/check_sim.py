@@ -11,6 +11,11 @@
   check_sim.py SIM TRACE reproducible  the same seed gives the same run, byte for byte (minus the
                                        simulator's own wall time and memory); another seed another
   check_sim.py SIM TRACE contended     --slow-hosts and --corun still replay every node of both jobs
+  check_sim.py SIM TRACE oversubscribed  the local preset (2 cores) with more ranks than cores: every
+                                       node and task under every policy; comm turns yield to busy
+                                       workers there (Open MPI's rule: more ranks than cores), never
+                                       at 2 ranks, never with --yield-slice-us 0; each yield delays
+                                       the rank's steals, so the round trips grow
   check_sim.py SIM - bad_input         a missing / garbage trace, an impossible flag: one message, exit != 0
   check_sim.py SIM TRACE campaign      campaign.py simulate + report: every run complete with the
                                        trace's nodes, one table row per mode x ranks x policy
@@ -143,6 +148,42 @@ def contended(sim, trace):
         return 0 if ok and slower else 1
 
 
+def oversubscribed(sim, trace):
+    h = header(sim, trace)
+    want_nodes, want_tasks = int(h["nodes"]), int(h["tasks"])
+    bad = 0
+
+    def rtt(j):
+        rows = [r["comm"]["steal_round_trip_us_mean"] for r in j["distributed"]["per_rank"] if r["comm"]["steals_granted"]]
+        return sum(rows) / len(rows) if rows else 0.0
+
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "r.json")
+        for policy in POLICIES:
+            runs = {}
+            for ranks, extra in ((4, []), (2, []), (4, ["--yield-slice-us", "0", "--wake-cpu-us", "0"])):
+                args = [trace, "--platform", "local", "--ranks", str(ranks), "--workers", "1", "--policy", policy,
+                        "--seed", "5"] + extra + optimum_args(trace)
+                p, j = run(sim, args, out)
+                if p.returncode != 0 or j is None:
+                    print(f"{policy} {ranks} ranks {extra}: exit {p.returncode}: {p.stderr.strip()}")
+                    bad += 1
+                    continue
+                runs[(ranks, bool(extra))] = j
+                exact = j["complete"] and j["stats"]["nodes"] == want_nodes and j["stats"]["tasks"] == want_tasks
+                print(f"{policy:13s} {ranks} ranks{' no yield model' if extra else ''}: nodes {j['stats']['nodes']} / "
+                      f"{want_nodes}, tasks {j['stats']['tasks']} / {want_tasks}, yields {j['simulation']['comm_yields']}, "
+                      f"steal round trip {rtt(j):.0f} us: {'ok' if exact else 'FAILED'}")
+                bad += not exact
+            if len(runs) == 3:
+                on, two, off = runs[(4, False)], runs[(2, False)], runs[(4, True)]
+                ok = on["simulation"]["comm_yields"] > 0 and two["simulation"]["comm_yields"] == 0 and \
+                    off["simulation"]["comm_yields"] == 0 and rtt(on) > rtt(off)
+                print(f"{policy:13s} yields only when oversubscribed, and they slow the steals: {'ok' if ok else 'FAILED'}")
+                bad += not ok
+    return 1 if bad else 0
+
+
 def bad_input(sim):
     bad = 0
     with tempfile.TemporaryDirectory() as d:
@@ -198,6 +239,7 @@ def main():
     sim, trace, what = sys.argv[1:4]
     return {"replay": lambda: replay(sim, trace), "reproducible": lambda: reproducible(sim, trace),
             "contended": lambda: contended(sim, trace), "bad_input": lambda: bad_input(sim),
+            "oversubscribed": lambda: oversubscribed(sim, trace),
             "campaign": lambda: campaign(sim, trace)}[what]()
 
 

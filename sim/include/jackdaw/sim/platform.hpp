@@ -21,11 +21,22 @@ struct PlatformSpec {
   double loopbackGbps = 100.0;
   std::vector<int> slowHosts;    // hosts whose cores run slowFactor times slower
   double slowFactor = 1.0;
+  // Open MPI yields the core whenever its progress loop finds nothing to do, once a job has more
+  // ranks on a host than the host has cores; a comm thread that yields to a busy worker runs again
+  // only when the worker's time slice ends, and its next wake-up is late too. What one turn of its
+  // loop loses that way when every core runs a worker (0: not modelled). Measured on its own by
+  // bench/sim/wake_latency --yield (late + stretch), not fitted to validation runs.
+  double yieldSliceUs = 0;
+  // CPU a comm thread spends on each sleep and wake-up between its turns (futex, timer, context
+  // switches), taken from the workers when they fill the host's cores. 0: not modelled. Measured
+  // by bench/sim/wake_latency (its "CPU per cycle").
+  double wakeCpuUs = 0;
 };
 
 // "study": 20 × 16 cores at the recording core's speed, 1 Gb/s Ethernet (about 50 µs one way);
 // "modern": 1,000 × 32, 100 Gb/s low-latency fabric (about 1.5 µs one way); "local": one host
-// with the recording machine's 2 cores. Throws std::invalid_argument for another name.
+// with the recording machine's 2 cores and its measured yield slice and wake-up CPU. Throws
+// std::invalid_argument for another name.
 PlatformSpec preset(const std::string& name);
 std::vector<std::string> presetNames();
 
