@@ -5,12 +5,14 @@
     say(f"- machine: {benchlib.machine()}")
     doc = benchlib.run_stats([app, args...], cwd=ROOT)   # the run's --stats JSON; exits on failure
     benchlib.emit(text, out_path_or_None)
+    benchlib.idle_pct(doc), benchlib.steal_rtt_us(doc)   # what a --stats JSON says of a run
 """
 import datetime
 import json
 import os
 import platform
 import shlex
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -58,3 +60,19 @@ def run_stats(cmd, cwd=None, timeout=1800):
             return json.load(f)
     finally:
         os.unlink(stats)
+
+
+def idle_pct(doc):
+    """The share of the workers' time spent idle in an app's (or jackdaw-sim's) --stats JSON."""
+    tot = doc.get("distributed", {}).get("totals", {})
+    busy, idle = tot.get("busy_us", 0.0), tot.get("idle_us", 0.0)
+    if not doc.get("distributed"):  # one rank: the workers' own accounts
+        busy = sum(w.get("busy_us", 0.0) for w in doc.get("workers", []))
+        idle = sum(w.get("idle_us", 0.0) for w in doc.get("workers", []))
+    return 100.0 * idle / (busy + idle) if busy + idle else 0.0
+
+
+def steal_rtt_us(doc):
+    """The ranks' mean steal round trips, averaged over the ranks (0 for one rank)."""
+    ranks = doc.get("distributed", {}).get("per_rank", [])
+    return statistics.mean(r["comm"].get("steal_round_trip_us_mean", 0.0) for r in ranks) if ranks else 0.0

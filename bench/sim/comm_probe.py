@@ -39,16 +39,13 @@ def run(build, app, ranks, yld="auto"):
         mpi.insert(1, "--allow-run-as-root")
     doc = benchlib.run_stats(mpi + [os.path.join(build, cmd[0])] + cmd[1:] + ["--threads", "1"], timeout=600)
     dist = doc["distributed"]
-    ranks_ = dist["per_rank"]
-    busy = sum(r["busy_us"] for r in ranks_)
-    idle = sum(r["idle_us"] for r in ranks_)
     return {
         "seconds": doc["seconds"],
         "publishes": dist["board"]["publishes"],
         "publish_us": dist["board"]["publish_us_mean"],
-        "steal_rtt_us": statistics.mean(r["comm"]["steal_round_trip_us_mean"] for r in ranks_),
-        "idle_pct": 100.0 * idle / (busy + idle) if busy + idle else 0.0,
-        "comm_cpu_ms": 1e3 * sum(r["comm"]["comm_cpu_seconds"] for r in ranks_),
+        "steal_rtt_us": benchlib.steal_rtt_us(doc),
+        "idle_pct": benchlib.idle_pct(doc),
+        "comm_cpu_ms": 1e3 * sum(r["comm"]["comm_cpu_seconds"] for r in dist["per_rank"]),
     }
 
 

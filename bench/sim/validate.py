@@ -25,6 +25,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import benchlib  # noqa: E402  (bench/benchlib.py)
+
 
 def trace_header(sim, trace):
     p = subprocess.run([sim, trace, "--info"], capture_output=True, text=True, check=True)
@@ -74,16 +77,9 @@ def sim_run(sim, trace, ranks, workers, policy, seed, extra, tmp):
 
 
 def summary(doc):
-    dist = doc.get("distributed", {})
-    tot = dist.get("totals", {})
-    busy, idle = tot.get("busy_us", 0.0), tot.get("idle_us", 0.0)
-    if not dist:  # one rank: the workers' own accounts
-        busy = sum(w.get("busy_us", 0.0) for w in doc.get("workers", []))
-        idle = sum(w.get("idle_us", 0.0) for w in doc.get("workers", []))
+    tot = doc.get("distributed", {}).get("totals", {})
     return {"seconds": doc["seconds"], "nodes": doc["stats"]["nodes"], "steals": tot.get("steal_requests", 0),
-            "failed": tot.get("steals_failed", 0), "idle_pct": 100.0 * idle / (busy + idle) if busy + idle else 0.0,
-            "rtt_us": statistics.mean(r["comm"].get("steal_round_trip_us_mean", 0.0) for r in dist["per_rank"])
-            if dist.get("per_rank") else 0.0}
+            "failed": tot.get("steals_failed", 0), "idle_pct": benchlib.idle_pct(doc), "rtt_us": benchlib.steal_rtt_us(doc)}
 
 
 def med(rows, key):

@@ -105,6 +105,8 @@ class Board {
 struct Rank {
   int id = 0;
   sg4::Host* host = nullptr;
+  int* hostRunning = nullptr;  // this host's entry of the HostLoad
+  bool mpiYields = false;      // Open MPI yields here: the job has more ranks on the host than cores
   sg4::Mailbox* box = nullptr;
   Pool pool;
   int idle = 0, running = 0;
@@ -164,7 +166,6 @@ using HostLoad = std::map<const sg4::Host*, int>;
 
 struct Job {
   SimConfig cfg;
-  HostLoad* load = nullptr;
   const trace::Trace* trace = nullptr;
   std::vector<Tree> trees;  // strongest first; more than one: the incumbent is replayed
   bool maximise = true;
@@ -364,7 +365,7 @@ void worker(Job& job, Rank& r, int w) {
     if (r.firstTaskAt < 0) r.firstTaskAt = nowS();
     --r.idle;
     ++r.running;
-    ++(*job.load)[r.host];
+    ++*r.hostRunning;
     account.startWork(nowUs());
     lock.unlock();
     runTask(job, r, w, id);
@@ -372,7 +373,7 @@ void worker(Job& job, Rank& r, int w) {
     account.endWork(nowUs());
     ++r.workerTasks[static_cast<std::size_t>(w)];
     --r.running;
-    --(*job.load)[r.host];
+    --*r.hostRunning;
     ++r.idle;
     ++r.finished;
     job.taskDone();
@@ -393,11 +394,7 @@ void receiver(Job& job, Rank& r) {
 
 class CommActor {
  public:
-  CommActor(Job& job, Rank& r) : job_(job), r_(r), o_(job.cfg.comm), seeding_(comm::seedParent(r.id, o_.seedArity) >= 0) {
-    int here = 0;
-    for (const auto& p : job.ranks) here += p->host == r.host ? 1 : 0;
-    mpiYields_ = job.cfg.platform.yieldSliceUs > 0 && here > r.host->get_core_count();
-  }
+  CommActor(Job& job, Rank& r) : job_(job), r_(r), o_(job.cfg.comm), seeding_(comm::seedParent(r.id, o_.seedArity) >= 0) {}
 
   void run() {
     auto backoff = o_.minSleep;
@@ -428,7 +425,7 @@ class CommActor {
       if (!r_.woken) {
         r_.commWake->wait_for(lock, 1e-6 * static_cast<double>(sleep.now.count()));
         ++r_.stats.commSleeps;
-        wakeCpu(lock);
+        cpu(lock, job_.cfg.platform.wakeCpuUs);  // what the sleep and the wake-up cost its CPU
       }
       r_.woken = false;
       backoff = std::min(sleep.now * 2, sleep.cap);
@@ -442,24 +439,18 @@ class CommActor {
   // turn starts only when that worker's time slice ends (the constant also holds the late wake-up
   // that follows a yield: PlatformSpec::yieldSliceUs).
   void yieldToWorkers(std::unique_lock<sg4::Mutex>& lock) {
-    if (!mpiYields_ || (*job_.load)[r_.host] < r_.host->get_core_count()) return;
+    if (!r_.mpiYields || *r_.hostRunning < r_.host->get_core_count()) return;
     lock.unlock();
     sg4::this_actor::sleep_for(1e-6 * job_.cfg.platform.yieldSliceUs);
     lock.lock();
     ++yields_;
   }
 
-  // What the sleep and the wake-up cost the comm thread's CPU (on the host's shared cores).
-  void wakeCpu(std::unique_lock<sg4::Mutex>& lock) {
-    if (job_.cfg.platform.wakeCpuUs <= 0) return;
+  // The comm actor's CPU on the host's shared cores, without holding the rank.
+  void cpu(std::unique_lock<sg4::Mutex>& lock, double us) {
+    if (us <= 0) return;
     lock.unlock();
-    execNs(job_.cfg.platform.wakeCpuUs * 1e3);
-    lock.lock();
-  }
-
-  void cpu(std::unique_lock<sg4::Mutex>& lock) {
-    lock.unlock();
-    execNs(job_.cfg.commCostUs * 1e3);
+    execNs(us * 1e3);
     lock.lock();
   }
 
@@ -469,7 +460,7 @@ class CommActor {
       std::unique_ptr<Msg> m(r_.inbox.front());
       r_.inbox.pop_front();
       any = true;
-      cpu(lock);
+      cpu(lock, job_.cfg.commCostUs);
       if (m->kind == Msg::Request) answer(*m);
       else reply(*m);
     }
@@ -737,7 +728,6 @@ class CommActor {
   const comm::CommOptions& o_;
   bool inflight_ = false, hungry_ = false, publishSoon_ = false, everPublished_ = false;
   bool seeding_;  // our seed request is still to be sent or answered
-  bool mpiYields_ = false;   // Open MPI yields on this rank's host (oversubscribed)
   std::uint64_t yields_ = 0;  // turns that waited out a worker's time slice
   struct Held {
     int from;
@@ -769,7 +759,6 @@ Running start(const SimConfig& cfg, const trace::Trace& t, HostLoad& load) {
   Job& job = *run.job;
   job.cfg = cfg;
   job.trace = &t;
-  job.load = &load;
   // The trees: the trace's own, then (replaying the incumbent) each level, weaker each.
   const auto addTree = [&](double bound, const std::vector<trace::TaskRecord>& tasks, const std::vector<std::uint64_t>* stronger,
                            const std::vector<trace::Improvement>* improvements) {
@@ -812,6 +801,12 @@ Running start(const SimConfig& cfg, const trace::Trace& t, HostLoad& load) {
     r->tree = r->ownTree = static_cast<int>(job.trees.size()) - 1;  // no incumbent yet: the weakest tree
     r->startedIn.assign(job.trees.size(), 0);
     job.ranks.push_back(std::move(r));
+  }
+  std::map<const sg4::Host*, int> ranksOn;
+  for (auto& r : job.ranks) ++ranksOn[r->host];
+  for (auto& r : job.ranks) {
+    r->hostRunning = &load[r->host];  // a std::map's entries stay where they are
+    r->mpiYields = cfg.platform.yieldSliceUs > 0 && ranksOn[r->host] > r->host->get_core_count();
   }
   job.board = std::make_unique<Board>(cfg.ranks, job.farS(kRecordBytes));
   for (auto& r : job.ranks) {
