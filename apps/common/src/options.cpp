@@ -119,6 +119,9 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
       ->group("");
   app.add_option("--test-fail-rank", o.testFailRank, "TEST ONLY: this rank fails as if its input were unreadable")
       ->group("");
+  app.add_option("--test-late-stop-rank", o.testLateStopRank,
+                 "TEST ONLY: with --checkpoint, interrupt this rank just after the ranks agreed the search ended")
+      ->group("");
   // -d and -b take a number or "auto"; an app's default_val() reaches the variables (the callback
   // runs for the default).
   app.add_option_function<std::string>(

@@ -101,6 +101,7 @@ CheckpointLegs::CheckpointLegs(AppContext& ctx) : ctx_(ctx) {
   if (!o.checkpointDir.empty()) {
     prepareCheckpointDir(o.checkpointDir);
     cp_.keep = true;
+    cp_.testStopAfterAgreement = o.testLateStopRank;
     every_ = o.checkpointEvery > 0;
   }
 }

@@ -89,6 +89,9 @@ struct Checkpointing {
   bool keep = false;                             // if an interruption stops the search, save it:
   std::optional<std::vector<std::byte>> saved;   //   out: this rank's record (SavedWork)
   std::uint64_t savedTasks = 0;                  //   out: how many tasks it holds
+  // TEST ONLY: this rank's stop flag is raised (interrupted) right after the ranks agreed on how the
+  // search stopped, as a checkpoint timer firing late would; the run must still end whole, unsaved.
+  int testStopAfterAgreement = -1;
 };
 
 class Launch {
@@ -224,6 +227,7 @@ class Launch {
     // rank: agree on the strongest reason, so that under a checkpoint every rank saves or none does.
     const int agreed = session.highestOf(static_cast<int>(s.stopFlag().reason()));
     s.stopFlag().request(static_cast<StopReason>(agreed));
+    if (cp_ && cp_->testStopAfterAgreement == rank) s.stopFlag().request(StopReason::Interrupted);
     rt.finishAccounts();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - setupEnd).count();
 

@@ -50,6 +50,8 @@ struct CommonOptions {
   int traceLevels = 2;                 // --trace-levels N: branch and bound, weaker incumbents recorded too
   unsigned testCommDelayUs = 0;        // TEST ONLY: random sleeps in the comm thread
   int testFailRank = -1;               // TEST ONLY: this rank fails as if it could not read its input
+  int testLateStopRank = -1;           // TEST ONLY: with --checkpoint, this rank is interrupted just
+                                       // after the ranks agreed the search had ended
 };
 
 // The ranks listed in --slow-ranks (an InputError for anything but comma-separated ranks < size).
