@@ -2,11 +2,11 @@
 # What --trace costs: the same search without (A) and with (B) --trace, alternated A B A B, PAIRS
 # pairs; prints each pair's search times ("time:" of the app) and the median B/A ratio.
 #   bench/trace_overhead.sh                      # NS genus 35, budget, 2 workers, 5 pairs
-#   PAIRS=11 bench/trace_overhead.sh build/apps/ns/ns -g 36 --skeleton budget --threads 2
+#   PAIRS=11 bench/trace_overhead.sh build/apps/ns/ns -g 36 --skeleton budget -b 100000 --threads 2
 set -euo pipefail
 PAIRS=${PAIRS:-5}
 TRACE=${TRACE:-$(mktemp --suffix=.jdtrace)}
-if [ $# -eq 0 ]; then set -- build/apps/ns/ns -g 35 --skeleton budget --threads 2; fi
+if [ $# -eq 0 ]; then set -- build/apps/ns/ns -g 35 --skeleton budget -b 100000 --threads 2; fi
 searchTime() { "$@" | awk '/^time:/ {print $2}'; }
 for i in $(seq "$PAIRS"); do
   a=$(searchTime "$@")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job: installs what is missing, builds, then runs a real search on a shipped instance —
 # maximum clique of brock400_4 (DIMACS; known omega = 33) on RANKS MPI ranks (default 2) with one
-# worker per core each, depth-bounded skeleton. Statistics go to results/main-job.json.
+# worker per core each, depth-bounded skeleton with the automatic grain (the default -d auto).
+# Statistics go to results/main-job.json.
 # Extra arguments go to the app, e.g. scripts/main-job.sh --policy performance
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,4 +14,4 @@ mkdir -p results
 mpi=(mpirun --oversubscribe -n "$RANKS")
 [ "$(id -u)" -eq 0 ] && mpi+=(--allow-run-as-root)
 exec "${mpi[@]}" "$BUILD_DIR/apps/maxclique/maxclique" instances/dimacs/brock400_4.clq \
-  --skeleton depth_bounded -d 2 --threads "$THREADS" --stats results/main-job.json "$@"
+  --skeleton depth_bounded --threads "$THREADS" --stats results/main-job.json "$@"

@@ -22,8 +22,8 @@ import tempfile
 import time
 
 WORKLOADS = {  # name: (app, arguments, enumeration?)
-    "ns genus 40, budget": ("ns", ["-g", "40", "--skeleton", "budget"], True),
-    "maxclique brock400_4, depth_bounded": ("maxclique", ["instances/dimacs/brock400_4.clq", "--skeleton", "depth_bounded"], False),
+    "ns genus 40, budget": ("ns", ["-g", "40", "--skeleton", "budget", "-b", "100000"], True),
+    "maxclique brock400_4, depth_bounded": ("maxclique", ["instances/dimacs/brock400_4.clq", "--skeleton", "depth_bounded", "-d", "2"], False),
 }
 
 

@@ -25,10 +25,10 @@ def enumeration(j):
     return j["stats"]["nodes"], str(j.get("result"))
 
 
-NS = (["apps/ns/ns", "-g", "35", "--skeleton", "budget"], enumeration)
+NS = (["apps/ns/ns", "-g", "35", "--skeleton", "budget", "-b", "100000"], enumeration)
 MC = (["apps/maxclique/maxclique", os.path.join(ROOT, "instances/dimacs/DSJC500_5.clq"), "--skeleton", "depth_bounded",
        "-d", "2"], lambda j: j["result"]["omega"])
-UTS = (["apps/uts/uts", "--tree", "T1L", "--skeleton", "budget"], enumeration)
+UTS = (["apps/uts/uts", "--tree", "T1L", "--skeleton", "budget", "-b", "100000"], enumeration)
 CONFIGS = [  # name, app, ranks, workers
     ("ns -g 35 budget, 1 rank x 2 workers", NS, 1, 2),
     ("ns -g 35 budget, 2 ranks x 1 worker", NS, 2, 1),

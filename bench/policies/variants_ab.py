@@ -29,7 +29,7 @@ WORKLOADS = [  # name, command, what must not change
     ("maxclique brock400_4, depth_bounded -d 2",
      ["build/apps/maxclique/maxclique", "instances/dimacs/brock400_4.clq", "--skeleton", "depth_bounded", "-d", "2"],
      lambda j: j["result"]["omega"]),
-    ("uts T1L, budget", ["build/apps/uts/uts", "--tree", "T1L", "--skeleton", "budget"], enumeration),
+    ("uts T1L, budget", ["build/apps/uts/uts", "--tree", "T1L", "--skeleton", "budget", "-b", "100000"], enumeration),
 ]
 VARIANTS = [
     ("random", ["--policy", "random"]),

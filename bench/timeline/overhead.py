@@ -55,7 +55,7 @@ def main():
     ap.add_argument("--reps", type=int, default=5, help="pairs (off, on)")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results", "timeline.md"))
     a = ap.parse_args()
-    app = [os.path.join(a.build, "apps", "ns", "ns"), "-g", str(a.genus), "--skeleton", "budget", "--threads",
+    app = [os.path.join(a.build, "apps", "ns", "ns"), "-g", str(a.genus), "--skeleton", "budget", "-b", "100000", "--threads",
            str(a.threads)]
     cmd = (["mpirun", "--oversubscribe", "--allow-run-as-root", "--bind-to", "none", "-n", str(a.ranks)] + app
            if a.ranks > 1 else app)

@@ -26,7 +26,7 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 
 SKELETONS = [
     ("seq", ["--skeleton", "seq"]),
-    ("depth_bounded", ["--skeleton", "depth_bounded", "--threads", "1"]),
+    ("depth_bounded", ["--skeleton", "depth_bounded", "-d", "2", "--threads", "1"]),
     ("stack_stealing", ["--skeleton", "stack_stealing", "--threads", "1"]),
     ("budget -b 100000", ["--skeleton", "budget", "-b", "100000", "--threads", "1"]),
 ]

@@ -38,5 +38,23 @@ check '[ "$(json "$s" "d[\"app\"], d[\"n\"], d[\"result\"][\"solutions\"], d[\"s
   "finish writes --stats: the app, its field, its result, and the node count stdout shows"
 help=$("$defaults" --help)
 check 'grep -q -- "--budget .*=1234" <<<"$help"' "--help shows the app's default"
-echo "$((9 - fails)) passed, $fails failed"
+# Without -b / -d (and no app default): auto where it applies, the fixed value elsewhere and under
+# --trace (a trace records a tree timing does not change). 8 queens: 92 under every setting.
+opts() { json "$1" "d[\"options\"][\"budget\"], d[\"options\"][\"spawn_depth\"]"; }
+for sk in budget depth_bounded ordered stack_stealing; do
+  ms="$work/minimal_$sk.json"; rm -f "$ms"
+  mout=$("$minimal" --skeleton $sk --threads 2 --stats "$ms"); rc=$?
+  case $sk in budget) want="auto 2" ;; depth_bounded) want="100000 auto" ;; *) want="100000 2" ;; esac
+  check '[ $rc -eq 0 ] && [ "$mout" = "solutions: 92" ] && [ "$(opts "$ms")" = "$want" ]' \
+    "minimal app --skeleton $sk: default -b -d = $want, 92 solutions"
+done
+ms="$work/minimal_trace.json"; rm -f "$ms"
+mout=$("$minimal" --skeleton depth_bounded --threads 1 --trace "$work/minimal.jdtrace" --stats "$ms"); rc=$?
+check '[ $rc -eq 0 ] && [ "$mout" = "solutions: 92" ] && [ "$(opts "$ms")" = "100000 2" ]' \
+  "under --trace the default -d is the fixed 2, 92 solutions"
+mout=$("$minimal" --skeleton depth_bounded -b auto 2>&1); rc=$?
+check '[ $rc -ne 0 ] && grep -q -- "--budget auto applies only to --skeleton budget" <<<"$mout"' \
+  "-b auto typed with another skeleton is still refused"
+
+echo "$((15 - fails)) passed, $fails failed"
 [ $fails -eq 0 ]

@@ -2,9 +2,13 @@
 # Multi-rank answers: K ranks x workers {1,2} x every parallel skeleton give exactly the known
 # answers (DIMACS omega from instances/dimacs/ANSWERS.tsv; NS counts from OEIS A007323), under
 # one victim policy (ctest runs the matrix once per policy) and one load board scheme.
-#   check_matrix.sh BUILD_DIR INSTANCES_DIR RANKS [POLICY] [BOARD] [BOARD_SAMPLE] [STEAL] [SEED_TREE]
+# GRAIN fixed (default): -d 2 -b 500; auto: no -d / -b, so the apps' default automatic grain,
+# aimed at 50 us tasks so that it retunes and deepens even on these small trees.
+#   check_matrix.sh BUILD_DIR INSTANCES_DIR RANKS [POLICY] [BOARD] [BOARD_SAMPLE] [STEAL] [SEED_TREE] [GRAIN]
 set -euo pipefail
 build="$1"; inst="$2"; k="$3"; policy="${4:-random}"; board="${5:-all}"; sample="${6:-4}"; steal="${7:-half}"; seedtree="${8:-0}"
+grain="${9:-fixed}"
+case "$grain" in fixed) g=(-d 2 -b 500) ;; auto) g=(--task-target-ms 0.05) ;; *) echo "GRAIN: fixed or auto"; exit 2 ;; esac
 mpi=(mpirun --oversubscribe --allow-run-as-root -n "$k")
 fails=0; runs=0
 check() {  # regex, command...
@@ -19,7 +23,7 @@ check() {  # regex, command...
 mc="$build/apps/maxclique/maxclique"; ns="$build/apps/ns/ns"
 for w in 1 2; do
   for sk in depth_bounded budget stack_stealing ordered; do
-    common=(--skeleton "$sk" --threads "$w" -d 2 -b 500 --policy "$policy" --board "$board" --board-sample "$sample" --steal "$steal" --seed-tree "$seedtree")
+    common=(--skeleton "$sk" --threads "$w" "${g[@]}" --policy "$policy" --board "$board" --board-sample "$sample" --steal "$steal" --seed-tree "$seedtree")
     check "omega = 12" "$mc" "$inst/dimacs/brock200_2.clq" "${common[@]}"
     check "omega = 16" "$mc" "$inst/dimacs/hamming8-4.clq" "${common[@]}"
     check "omega = 17" "$mc" "$inst/dimacs/brock200_4.clq" "${common[@]}"
@@ -34,6 +38,6 @@ for w in 1 2; do
     done
   done
 done
-echo "$runs runs on $k ranks, policy $policy, board $board, steal $steal, seed tree $seedtree, $fails failed"
+echo "$runs runs on $k ranks, policy $policy, board $board, steal $steal, seed tree $seedtree, grain $grain, $fails failed"
 echo "$((runs - fails)) passed, $fails failed"
 [ "$fails" -eq 0 ]

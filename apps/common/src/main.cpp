@@ -102,6 +102,7 @@ int runMain(int argc, char** argv, const std::string& name, const std::string& d
     if (ctx.rank == 0) std::cerr << name << ": error: " << e.what() << "\n(run with --help for the options)\n";
     return kBadInput;
   }
+  settleDefaults(cli, ctx.opts);
   // Asking for --progress is asking to see info lines, unless --log-level says otherwise.
   const bool progressShown = ctx.opts.progressSeconds > 0 && cli.count("--log-level") == 0;
   ctx.log->set_level(progressShown ? spdlog::level::info : spdlog::level::from_str(ctx.opts.logLevel));

@@ -123,16 +123,20 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
                  "TEST ONLY: with --checkpoint, interrupt this rank just after the ranks agreed the search ended")
       ->group("");
   // -d and -b take a number or "auto"; an app's default_val() reaches the variables (the callback
-  // runs for the default).
+  // runs for the default). Both default to auto (bench/results/grain_sweep.md); settleDefaults()
+  // turns a default auto into the fixed value where auto cannot apply.
   app.add_option_function<std::string>(
          "-d,--spawn-depth",
          [&o](const std::string& v) {
            o.spawnDepthAuto = v == "auto";
            if (!o.spawnDepthAuto) o.spawnDepth = static_cast<int>(std::stol(v));
          },
-         "depth_bounded/ordered: nodes above this depth become tasks; depth_bounded also takes auto (start at "
-         "the default depth, deepen where a task runs past --task-target-ms while workers are hungry)")
-      ->default_str(std::to_string(o.spawnDepth))
+         "depth_bounded/ordered: nodes above this depth become tasks. auto (depth_bounded): start at " +
+             std::to_string(kAutoStartDepth) +
+             " and deepen where a task runs past --task-target-ms while workers are hungry. Default: auto for "
+             "depth_bounded, " +
+             std::to_string(o.spawnDepth) + " for ordered and under --trace")
+      ->default_str("auto")
       ->run_callback_for_default()
       ->check(autoOr(0, 1 << 20));
   app.add_option_function<std::string>(
@@ -142,8 +146,9 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
            if (!o.budgetAuto) o.budget = std::stoull(v);
          },
          "budget: backtracks before unexplored siblings are split off; auto: each worker picks it so that the work "
-         "between two splits lasts --task-target-ms")
-      ->default_str(std::to_string(o.budget))
+         "between two splits lasts --task-target-ms. Default: auto, " +
+             std::to_string(o.budget) + " under --trace")
+      ->default_str("auto")
       ->run_callback_for_default()
       ->check(autoOr<std::uint64_t>(1, UINT64_MAX));
   app.add_option("--task-target-ms", o.taskTargetMs,
@@ -170,6 +175,19 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
   app.add_option("--progress", o.progressSeconds, "Log a progress line every S seconds (0: never); shown at log level info, the default with it")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1e9));
+}
+
+void settleDefaults(const CLI::App& app, CommonOptions& o) {
+  // A default of auto (not one an app set with default_val, not one the user typed) applies only
+  // where auto can: -d auto to depth_bounded, -b auto to budget, neither under --trace (a trace
+  // records a task tree that timing does not change).
+  const auto defaultAuto = [&app](const char* name) {
+    const CLI::Option* opt = app.get_option(name);
+    return opt->count() == 0 && opt->get_default_str() == "auto";
+  };
+  const bool fixed = !o.traceFile.empty();
+  if (defaultAuto("--spawn-depth")) o.spawnDepthAuto = !fixed && o.skeleton == skeletons::DepthBounded::name;
+  if (defaultAuto("--budget")) o.budgetAuto = !fixed && o.skeleton == skeletons::Budget::name;
 }
 
 void validate(const CommonOptions& o) {

@@ -33,7 +33,7 @@ skeletons::Settings skeletonSettings(AppContext& ctx, std::vector<WorkerReport>*
   s.parallel.workers = reports;
   s.parallel.live = &ctx.live;
   s.parallel.observers = std::move(observers);
-  s.spawnDepth = o.spawnDepth;
+  s.spawnDepth = o.spawnDepthAuto ? kAutoStartDepth : o.spawnDepth;
   s.budget = o.budget;
   s.spawnDepthAuto = o.spawnDepthAuto;
   s.budgetAuto = o.budgetAuto;
@@ -192,7 +192,7 @@ void GrainCheck::reportAutomatic(AppContext& ctx) const {
                       {"median", v[v.size() / 2]},
                       {"max", v.back()},
                       {"changes", changes_}};
-  a["why"] = depth ? "the cutoff started at " + std::to_string(o.spawnDepth) +
+  a["why"] = depth ? "the cutoff started at " + std::to_string(kAutoStartDepth) +
                          " and deepened each time a task had run past the target while workers were hungry "
                          "(the task split off its shallowest open level); values: the deepest cutoff each worker saw"
                    : "each worker retuned its budget at every split so that the work between two splits lasts the "

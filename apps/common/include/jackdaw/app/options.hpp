@@ -15,6 +15,11 @@
 
 namespace jackdaw::app {
 
+// Where -d auto's cutoff starts: the root's children are the first tasks, and the cutoff deepens
+// only where a task runs long while workers are hungry. Starting coarse won on MaxClique (-d 1 beats
+// -d 2 at every worker count) and tied on NS and UTS (bench/results/grain_sweep.md).
+inline constexpr int kAutoStartDepth = 1;
+
 struct CommonOptions {
   std::string skeleton = "seq";        // a name in the skeleton table (skeletons/table.hpp)
   int threads = 0;                     // 0: one worker per CPU this process may use
@@ -23,10 +28,10 @@ struct CommonOptions {
   std::string board = "all";           // load board scheme: all | sample
   int boardSample = 4;                 // --board sample: ranks read per choice
   bool doorbell = true;                // thieves ring the victim's doorbell with each request
-  int spawnDepth = 2;                  // -d (with -d auto: the default, where the cutoff starts)
-  std::uint64_t budget = 100000;       // -b, backtracks
-  bool spawnDepthAuto = false;         // -d auto: depth_bounded deepens its cutoff where tasks run long
-  bool budgetAuto = false;             // -b auto: each worker picks its budget from measured time
+  int spawnDepth = 2;                  // -d N (-d auto starts at kAutoStartDepth)
+  std::uint64_t budget = 100000;       // -b N, backtracks (-b auto's fallback under --trace)
+  bool spawnDepthAuto = false;         // -d auto (the default for depth_bounded): the cutoff deepens
+  bool budgetAuto = false;             // -b auto (the default for budget): each worker picks its budget
   double taskTargetMs = 2.0;           // --task-target-ms: what -d auto / -b auto aim a task's slice at
   bool chunked = false;                // stack_stealing: hand over a whole level
   std::string steal = "half";          // --steal one|half: tasks a victim rank gives per steal
@@ -59,6 +64,10 @@ std::vector<int> parseRankList(const std::string& list, int size);
 
 // The policies' flags come from the registry, so a registered policy's constants appear here.
 void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistry& policies);
+
+// After parsing: -d and -b default to auto only for the skeleton that takes it and never under
+// --trace; elsewhere their default is the fixed spawnDepth / budget above.
+void settleDefaults(const CLI::App& app, CommonOptions& o);
 
 // Throws InputError for a combination that cannot run (or a feature this build lacks).
 void validate(const CommonOptions& o);
