@@ -3,7 +3,7 @@
 
   validate.py --sim build/sim/jackdaw-sim --out DIR [--reps 10] [--ranks 1,2,4] [--workers 1,2]
               [--policies random,performance] [--incumbent replay,optimum]
-              [--loopback-latency-us X] [--comm-cost-us Y] [--sched on,off] TRACE...
+              [--loopback-latency-us X] [--comm-cost-us Y] [--sched on,nolate,off] TRACE...
 
 For every trace (recorded by an app's --trace: the header holds the app's command) and every
 ranks x workers x policy: REPS real runs of that command under mpirun, alternating the policies
@@ -11,8 +11,9 @@ ranks x workers x policy: REPS real runs of that command under mpirun, alternati
 machine's cores, ranks talking through shared memory) with seeds 1..REPS; a branch-and-bound trace
 with levels is simulated in each --incumbent mode (replay: when each rank learns a better bound;
 optimum: every rank knows the optimum from the start), and in each --sched mode (on: the local
-preset's model of an oversubscribed host, its yield slice and wake-up CPU; off: both zero, the
-model before they were measured). Writes DIR/validation.md
+preset's scheduling model, its yield slice, wake-up CPU and wake-up lateness; nolate: without the
+lateness (the model of 25 Nov 2026 morning); off: all three zero, the model before they were
+measured). Writes DIR/validation.md
 (median makespan real vs simulated and the prediction error, steals and idle % side by side) and
 DIR/validation.json with every run.
 """
@@ -102,7 +103,7 @@ def main():
     ap.add_argument("--loopback-latency-us", type=float, default=None)
     ap.add_argument("--comm-cost-us", type=float, default=None)
     ap.add_argument("--incumbent", default="replay", help="modes for traces with levels: replay, optimum or both")
-    ap.add_argument("--sched", default="on", help="the oversubscribed-host model: on, off or on,off")
+    ap.add_argument("--sched", default="on", help="the scheduling model: on, nolate, off, or a list (on,nolate,off)")
     ap.add_argument("traces", nargs="+")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -129,6 +130,8 @@ def main():
                         for mode in modes:
                             for sched in a.sched.split(","):
                                 more = extra + ([] if mode == "-" else ["--incumbent", mode])
+                                if sched in ("off", "nolate"):
+                                    more += ["--wake-late-us", "0"]
                                 if sched == "off":
                                     more += ["--yield-slice-us", "0", "--wake-cpu-us", "0"]
                                 sims = [sim_run(a.sim, trace, ranks, workers, p, rep + 1, more, tmp) for rep in range(a.reps)]

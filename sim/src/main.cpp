@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
   CLI::App app{"jackdaw-sim: replay a Jackdaw trace on a simulated cluster (SimGrid)"};
   std::string tracePath, presetName = "study", out, corunPath;
   int hosts = 0, cores = 0, ranks = 0, workers = 0;
-  double coreSpeed = 0, latencyUs = -1, gbps = 0, loopLatencyUs = -1, yieldSliceUs = -1, wakeCpuUs = -1;
+  double coreSpeed = 0, latencyUs = -1, gbps = 0, loopLatencyUs = -1, yieldSliceUs = -1, wakeCpuUs = -1, wakeLateUs = -1;
   std::vector<int> slowHosts;
   double slowdown = 2.0;
   bool info = false;
@@ -58,6 +58,10 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.0, 1e7));
   app.add_option("--wake-cpu-us", wakeCpuUs,
                  "CPU a comm thread spends per sleep and wake-up, in µs (0: not modelled; default: the preset's)")
+      ->check(CLI::Range(0.0, 1e6));
+  app.add_option("--wake-late-us", wakeLateUs,
+                 "How late a sleeping comm thread runs again after its timeout or a doorbell, in µs of wall time "
+                 "(0: not modelled; default: the preset's)")
       ->check(CLI::Range(0.0, 1e6));
   app.add_option("--ranks", ranks, "Ranks, placed round-robin on the hosts (default: one per host)")->check(CLI::Range(1, 10000000));
   app.add_option("--workers", workers, "Worker actors per rank (default: cores per host minus one, as the study ran)")
@@ -133,6 +137,7 @@ int main(int argc, char** argv) {
   if (loopLatencyUs >= 0) p.loopbackLatencyUs = loopLatencyUs;
   if (yieldSliceUs >= 0) p.yieldSliceUs = yieldSliceUs;
   if (wakeCpuUs >= 0) p.wakeCpuUs = wakeCpuUs;
+  if (wakeLateUs >= 0) p.wakeLateUs = wakeLateUs;
   for (int h : slowHosts)
     if (h < 0 || h >= p.hosts) {
       std::fprintf(stderr, "jackdaw-sim: error: --slow-hosts %d: there are %d hosts (0..%d)\n", h, p.hosts, p.hosts - 1);

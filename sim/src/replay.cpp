@@ -399,8 +399,10 @@ class CommActor {
   void run() {
     auto backoff = o_.minSleep;
     std::unique_lock lock(*r_.mutex);
+    bool woke = false;  // this turn follows a sleep
     while (!job_.done) {
-      yieldToWorkers(lock);
+      startTurn(lock, woke);
+      woke = false;
       if (job_.done) break;
       const std::uint64_t now = nowNs();
       bool active = handleInbox(lock);
@@ -422,7 +424,8 @@ class CommActor {
       // Held seed requests wait for spare work, which no one announces: look as often as for a reply.
       const comm::Sleep sleep =
           comm::nextSleep(o_, backoff, inflight_ || !held_.empty(), lastRecord_.pooled > 0, r_.idle, false);
-      if (!r_.woken) {
+      woke = !r_.woken;
+      if (woke) {
         r_.commWake->wait_for(lock, 1e-6 * static_cast<double>(sleep.now.count()));
         ++r_.stats.commSleeps;
         cpu(lock, job_.cfg.platform.wakeCpuUs);  // what the sleep and the wake-up cost its CPU
@@ -437,13 +440,17 @@ class CommActor {
   // A turn starts in MPI (a probe for messages). When Open MPI yields (more of the job's ranks on
   // the host than cores) and every core runs a worker, the yield hands the core to a worker and the
   // turn starts only when that worker's time slice ends (the constant also holds the late wake-up
-  // that follows a yield: PlatformSpec::yieldSliceUs).
-  void yieldToWorkers(std::unique_lock<sg4::Mutex>& lock) {
-    if (!r_.mpiYields || *r_.hostRunning < r_.host->get_core_count()) return;
+  // that follows a yield: PlatformSpec::yieldSliceUs). Otherwise a turn after a sleep starts as
+  // late as a wake-up runs (PlatformSpec::wakeLateUs).
+  void startTurn(std::unique_lock<sg4::Mutex>& lock, bool afterSleep) {
+    const auto& p = job_.cfg.platform;
+    const bool yields = r_.mpiYields && *r_.hostRunning >= r_.host->get_core_count();
+    const double waitUs = yields ? p.yieldSliceUs : afterSleep ? p.wakeLateUs : 0.0;
+    if (waitUs <= 0) return;
     lock.unlock();
-    sg4::this_actor::sleep_for(1e-6 * job_.cfg.platform.yieldSliceUs);
+    sg4::this_actor::sleep_for(1e-6 * waitUs);
     lock.lock();
-    ++yields_;
+    if (yields) ++yields_;
   }
 
   // The comm actor's CPU on the host's shared cores, without holding the rank.
@@ -942,7 +949,8 @@ nlohmann::json report(Running& run) {
                          {"slow_hosts", p.slowHosts},
                          {"slow_factor", p.slowFactor},
                          {"yield_slice_us", p.yieldSliceUs},
-                         {"wake_cpu_us", p.wakeCpuUs}}},
+                         {"wake_cpu_us", p.wakeCpuUs},
+                         {"wake_late_us", p.wakeLateUs}}},
                        {"workers_per_rank", cfg.workers},
                        {"comm_cost_us", cfg.commCostUs},
                        {"comm_yields", yields},

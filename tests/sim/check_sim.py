@@ -15,7 +15,8 @@
                                        node and task under every policy; comm turns yield to busy
                                        workers there (Open MPI's rule: more ranks than cores), never
                                        at 2 ranks, never with --yield-slice-us 0; each yield delays
-                                       the rank's steals, so the round trips grow
+                                       the rank's steals, so the round trips grow; at 2 ranks a
+                                       late wake-up (--wake-late-us) lengthens them too
   check_sim.py SIM - bad_input         a missing / garbage trace, an impossible flag: one message, exit != 0
   check_sim.py SIM TRACE campaign      campaign.py simulate + report: every run complete with the
                                        trace's nodes, one table row per mode x ranks x policy
@@ -161,7 +162,8 @@ def oversubscribed(sim, trace):
         out = os.path.join(d, "r.json")
         for policy in POLICIES:
             runs = {}
-            for ranks, extra in ((4, []), (2, []), (4, ["--yield-slice-us", "0", "--wake-cpu-us", "0"])):
+            for ranks, extra in ((4, []), (2, []), (4, ["--yield-slice-us", "0", "--wake-cpu-us", "0"]),
+                                 (2, ["--wake-late-us", "0"])):
                 args = [trace, "--platform", "local", "--ranks", str(ranks), "--workers", "1", "--policy", policy,
                         "--seed", "5"] + extra + optimum_args(trace)
                 p, j = run(sim, args, out)
@@ -169,17 +171,22 @@ def oversubscribed(sim, trace):
                     print(f"{policy} {ranks} ranks {extra}: exit {p.returncode}: {p.stderr.strip()}")
                     bad += 1
                     continue
-                runs[(ranks, bool(extra))] = j
+                runs[(ranks, tuple(extra))] = j
                 exact = j["complete"] and j["stats"]["nodes"] == want_nodes and j["stats"]["tasks"] == want_tasks
-                print(f"{policy:13s} {ranks} ranks{' no yield model' if extra else ''}: nodes {j['stats']['nodes']} / "
+                print(f"{policy:13s} {ranks} ranks {' '.join(extra)}: nodes {j['stats']['nodes']} / "
                       f"{want_nodes}, tasks {j['stats']['tasks']} / {want_tasks}, yields {j['simulation']['comm_yields']}, "
                       f"steal round trip {rtt(j):.0f} us: {'ok' if exact else 'FAILED'}")
                 bad += not exact
-            if len(runs) == 3:
-                on, two, off = runs[(4, False)], runs[(2, False)], runs[(4, True)]
+            if len(runs) == 4:
+                on, two, off = runs[(4, ())], runs[(2, ())], runs[(4, ("--yield-slice-us", "0", "--wake-cpu-us", "0"))]
+                prompt = runs[(2, ("--wake-late-us", "0"))]
                 ok = on["simulation"]["comm_yields"] > 0 and two["simulation"]["comm_yields"] == 0 and \
                     off["simulation"]["comm_yields"] == 0 and rtt(on) > rtt(off)
                 print(f"{policy:13s} yields only when oversubscribed, and they slow the steals: {'ok' if ok else 'FAILED'}")
+                bad += not ok
+                ok = rtt(two) > rtt(prompt) > 0
+                print(f"{policy:13s} 2 ranks: late wake-ups lengthen the round trip ({rtt(two):.0f} vs {rtt(prompt):.0f} us): "
+                      f"{'ok' if ok else 'FAILED'}")
                 bad += not ok
     return 1 if bad else 0
 

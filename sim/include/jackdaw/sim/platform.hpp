@@ -31,11 +31,17 @@ struct PlatformSpec {
   // switches), taken from the workers when they fill the host's cores. 0: not modelled. Measured
   // by bench/sim/wake_latency (its "CPU per cycle").
   double wakeCpuUs = 0;
+  // How late a sleeping comm thread runs again after its timeout expires or a doorbell wakes it,
+  // beyond the sleep itself (timer, scheduler): wall time, not CPU. A turn that starts with a yield
+  // waits yieldSliceUs instead, which holds that turn's lateness. 0: not modelled. Measured by
+  // bench/sim/wake_latency without --yield (its "late" at one spinning worker per core).
+  double wakeLateUs = 0;
 };
 
 // "study": 20 × 16 cores at the recording core's speed, 1 Gb/s Ethernet (about 50 µs one way);
 // "modern": 1,000 × 32, 100 Gb/s low-latency fabric (about 1.5 µs one way); "local": one host
-// with the recording machine's 2 cores and its measured yield slice and wake-up CPU. Throws
+// with the recording machine's 2 cores and its measured yield slice, wake-up CPU and wake-up
+// lateness. Throws
 // std::invalid_argument for another name.
 PlatformSpec preset(const std::string& name);
 std::vector<std::string> presetNames();
