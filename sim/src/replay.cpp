@@ -399,10 +399,10 @@ class CommActor {
   void run() {
     auto backoff = o_.minSleep;
     std::unique_lock lock(*r_.mutex);
-    bool woke = false;  // this turn follows a sleep
+    bool slept = false;  // this turn follows a sleep
     while (!job_.done) {
-      startTurn(lock, woke);
-      woke = false;
+      startTurn(lock, slept);
+      slept = false;
       if (job_.done) break;
       const std::uint64_t now = nowNs();
       bool active = handleInbox(lock);
@@ -424,8 +424,8 @@ class CommActor {
       // Held seed requests wait for spare work, which no one announces: look as often as for a reply.
       const comm::Sleep sleep =
           comm::nextSleep(o_, backoff, inflight_ || !held_.empty(), lastRecord_.pooled > 0, r_.idle, false);
-      woke = !r_.woken;
-      if (woke) {
+      slept = !r_.woken;
+      if (slept) {
         r_.commWake->wait_for(lock, 1e-6 * static_cast<double>(sleep.now.count()));
         ++r_.stats.commSleeps;
         cpu(lock, job_.cfg.platform.wakeCpuUs);  // what the sleep and the wake-up cost its CPU

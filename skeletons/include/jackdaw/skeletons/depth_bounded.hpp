@@ -3,7 +3,8 @@
 //
 //   jackdaw::depth_bounded::Options o;  o.runtime.threads = 4;  o.spawnDepth = 3;
 //   auto r = jackdaw::depth_bounded::search<MyModel, jackdaw::Optimisation>(space, root, params, o);
-//   o.grain.automatic = true;   // or: start at spawnDepth and deepen where tasks run long (detail/grain.hpp)
+//   o.grain.automatic = true;   // or: start at spawnDepth and deepen where tasks run long (detail/grain.hpp);
+//   o.spawnDepth = jackdaw::kAutoStartDepth;   // the start the apps' -d auto uses
 //
 // Children the bound already prunes are never spawned (the engine bound-tests before spawn()).
 #pragma once

@@ -15,11 +15,6 @@
 
 namespace jackdaw::app {
 
-// Where -d auto's cutoff starts: the root's children are the first tasks, and the cutoff deepens
-// only where a task runs long while workers are hungry. Starting coarse won on MaxClique (-d 1 beats
-// -d 2 at every worker count) and tied on NS and UTS (bench/results/grain_sweep.md).
-inline constexpr int kAutoStartDepth = 1;
-
 struct CommonOptions {
   std::string skeleton = "seq";        // a name in the skeleton table (skeletons/table.hpp)
   int threads = 0;                     // 0: one worker per CPU this process may use
@@ -28,7 +23,7 @@ struct CommonOptions {
   std::string board = "all";           // load board scheme: all | sample
   int boardSample = 4;                 // --board sample: ranks read per choice
   bool doorbell = true;                // thieves ring the victim's doorbell with each request
-  int spawnDepth = 2;                  // -d N (-d auto starts at kAutoStartDepth)
+  int spawnDepth = 2;                  // -d N (-d auto starts at jackdaw::kAutoStartDepth, grain.hpp)
   std::uint64_t budget = 100000;       // -b N, backtracks (-b auto's fallback under --trace)
   bool spawnDepthAuto = false;         // -d auto (the default for depth_bounded): the cutoff deepens
   bool budgetAuto = false;             // -b auto (the default for budget): each worker picks its budget

@@ -18,6 +18,12 @@
 
 namespace jackdaw {
 
+// Where an automatic cutoff is best started (depth_bounded::Options::spawnDepth under
+// grain.automatic; the apps' -d auto): the root's children are the first tasks, and the cutoff
+// deepens only where a task runs long while workers are hungry. Starting coarse won on MaxClique
+// (-d 1 beats -d 2 at every worker count) and tied on NS and UTS (bench/results/grain_sweep.md).
+inline constexpr int kAutoStartDepth = 1;
+
 struct GrainOptions {
   bool automatic = false;        // choose the setting from measured time (budget: from 1,024
                                  // backtracks; spawn depth: from the skeleton's spawnDepth)
