@@ -8,6 +8,9 @@
   timeline.py summary TIMELINE
       Per rank: search time, busy share, when its first task started, steals granted/refused,
       tasks given away; the same numbers the picture shows, as a table.
+  timeline.py idle TIMELINE [--edge-ms W]
+      Per worker: where its idle time lies, in the search's first W ms (ramp-up), its last W ms
+      (the tail) or between; says whether a lost speedup is start, end or steady state.
 
 Needs matplotlib (Debian: python3-matplotlib); summary needs nothing beyond Python.
 """
@@ -157,6 +160,44 @@ def summary(args):
         print(f"\nNote: {dropped} events were dropped at --timeline-cap; the numbers cover each rank's complete part only.")
 
 
+def idle_spans(busy, lo, hi):
+    """The parts of [lo, hi) that the sorted, disjoint busy spans leave uncovered."""
+    out, at = [], lo
+    for a, b in busy:
+        if b <= at or a >= hi:
+            continue
+        if a > at:
+            out.append((at, a))
+        at = max(at, b)
+    if at < hi:
+        out.append((at, hi))
+    return out
+
+
+def overlap(spans, lo, hi):
+    return sum(max(0.0, min(b, hi) - max(a, lo)) for a, b in spans)
+
+
+def idle(args):
+    run = Run(load(args.timeline))
+    w = args.edge_ms * 1e3
+    print(f"| rank | worker | idle (ms) | idle share | first {args.edge_ms:g} ms | last {args.edge_ms:g} ms | between |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    for pid in run.ranks:
+        for tid in run.workers[pid]:
+            busy = sorted(run.busy[(pid, tid)])
+            total = first = last = wall = 0.0
+            for lo, hi in run.searches[pid]:
+                gaps = idle_spans(busy, lo, hi)
+                wall += hi - lo
+                total += overlap(gaps, lo, hi)
+                first += overlap(gaps, lo, min(hi, lo + w))
+                last += overlap(gaps, max(lo + w, hi - w), hi)  # a search shorter than 2W: no double count
+            share = total / wall if wall else 0.0
+            print(f"| {pid} | {run.lanes[pid][tid].split()[-1]} | {total / 1e3:.2f} | {100 * share:.1f}% | "
+                  f"{first / 1e3:.2f} | {last / 1e3:.2f} | {(total - first - last) / 1e3:.2f} |")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="command", required=True)
@@ -167,11 +208,18 @@ def main():
     pp.add_argument("--title")
     ps = sub.add_parser("summary", help="per-rank numbers as a Markdown table")
     ps.add_argument("timeline")
+    pi = sub.add_parser("idle", help="where each worker's idle time lies: start, end or between")
+    pi.add_argument("timeline")
+    pi.add_argument("--edge-ms", type=float, default=20.0, help="length of the start and end windows (ms)")
     args = p.parse_args()
     if args.command == "plot":
         if args.bins < 1:
             sys.exit("--bins must be at least 1")
         plot(args)
+    elif args.command == "idle":
+        if args.edge_ms <= 0:
+            sys.exit("--edge-ms must be positive")
+        idle(args)
     else:
         summary(args)
 

@@ -4,7 +4,9 @@
 Two ranks; rank 0 has 2 workers, rank 1 one; each search lasts 1000 us. Rank 0's workers are busy
 600 + 400 us (50 %), rank 1's worker 250 us (25 %) starting at 100 us. Rank 1 stole twice from
 rank 0 (one granted with 3 tasks, one refused). summary must print exactly these numbers, and plot
-must write a PNG.
+must write a PNG. idle with 100 us windows: rank 0's worker 0 idles 600-1000 (0 in the first
+window, 100 in the last, 300 between), worker 1 0-200, 500-600 and 700-1000 (100, 100, 400), rank 1's
+worker 0-100 and 350-1000 (100, 100, 550).
 """
 import json
 import os
@@ -49,6 +51,13 @@ def main():
         want = ["| 0 | 1.0 | 50.0% | 0.00 | 0 | 0 | 3 |", "| 1 | 1.0 | 25.0% | 0.10 | 1 | 1 | 0 |"]
         if rows != want:
             failures.append(f"summary rows {rows}, expected {want}")
+        out = subprocess.run([sys.executable, TOOL, "idle", path, "--edge-ms", "0.1"], stdout=subprocess.PIPE,
+                             text=True, check=True).stdout
+        rows = [line for line in out.splitlines() if line.startswith("| 0 |") or line.startswith("| 1 |")]
+        want = ["| 0 | 0 | 0.40 | 40.0% | 0.00 | 0.10 | 0.30 |", "| 0 | 1 | 0.60 | 60.0% | 0.10 | 0.10 | 0.40 |",
+                "| 1 | 0 | 0.75 | 75.0% | 0.10 | 0.10 | 0.55 |"]
+        if rows != want:
+            failures.append(f"idle rows {rows}, expected {want}")
         png = os.path.join(d, "t.png")
         subprocess.run([sys.executable, TOOL, "plot", path, "-o", png], stdout=subprocess.PIPE, check=True)
         with open(png, "rb") as f:
