@@ -76,3 +76,20 @@ def steal_rtt_us(doc):
     """The ranks' mean steal round trips, averaged over the ranks (0 for one rank)."""
     ranks = doc.get("distributed", {}).get("per_rank", [])
     return statistics.mean(r["comm"].get("steal_round_trip_us_mean", 0.0) for r in ranks) if ranks else 0.0
+
+
+def spread(xs, fmt="{:.3f}"):
+    """'median [min, max]' of xs."""
+    return f"{fmt.format(statistics.median(xs))} [{fmt.format(min(xs))}, {fmt.format(max(xs))}]"
+
+
+def alternated(reps, variants, binaries):
+    """One alternating session: yields (rep, i, binary label, binary path) so that every repetition
+    runs every variant once, in an order rotated by one each repetition, and each variant with every
+    binary, their order reversed every other repetition. Drift in the machine's load reaches all alike."""
+    for rep in range(reps):
+        order = list(range(len(variants)))
+        order = order[rep % len(order):] + order[:rep % len(order)]
+        for i in order:
+            for label, path in (binaries if rep % 2 == 0 else binaries[::-1]):
+                yield rep, i, label, path

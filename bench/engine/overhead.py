@@ -73,10 +73,6 @@ def parse(cmd, rc, stdout, stderr):
 
 
 
-def spread(xs, fmt="{:.3f}"):
-    return f"{fmt.format(statistics.median(xs))} [{fmt.format(min(xs))}, {fmt.format(max(xs))}]"
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ns", default=os.path.join(ROOT, "build", "apps", "ns", "ns"))
@@ -90,16 +86,12 @@ def main():
     binaries = [("new", a.ns)] + ([("baseline", a.baseline)] if a.baseline else [])
     times = {b: [[] for _ in VARIANTS] for b, _ in binaries}
     seen = set()
-    for rep in range(a.reps):
-        order = list(range(len(VARIANTS)))
-        order = order[rep % len(order):] + order[:rep % len(order)]
-        for i in order:
-            name, prefix, args = VARIANTS[i]
-            for b, path in (binaries if rep % 2 == 0 else binaries[::-1]):
-                t, nodes, total = run(prefix, path, a.genus, args)
-                times[b][i].append(t)
-                seen.add((nodes, total))
-                print(f"rep {rep + 1}: {b:8s} {name:32s} {t:.3f} s", flush=True)
+    for rep, i, b, path in benchlib.alternated(a.reps, VARIANTS, binaries):
+        name, prefix, args = VARIANTS[i]
+        t, nodes, total = run(prefix, path, a.genus, args)
+        times[b][i].append(t)
+        seen.add((nodes, total))
+        print(f"rep {rep + 1}: {b:8s} {name:32s} {t:.3f} s", flush=True)
     if len(seen) != 1:
         sys.exit(f"the variants disagree on (nodes, semigroups): {sorted(seen)}")
     nodes, total = seen.pop()
@@ -121,16 +113,16 @@ def main():
         say("| variant | seconds, median [min, max] | M nodes/s (median) |")
         say("|---|---|---|")
         for (name, _, _), ts in zip(VARIANTS, times[b]):
-            say(f"| {name} | {spread(ts)} | {nodes / statistics.median(ts) / 1e6:.1f} |")
+            say(f"| {name} | {benchlib.spread(ts)} | {nodes / statistics.median(ts) / 1e6:.1f} |")
         say("")
         say("| ratio of times | per repetition, median [min, max] | goal |")
         say("|---|---|---|")
         for label, n, d, goal, factor in RATIOS:
             rs = [factor * x / y for x, y in zip(times[b][n], times[b][d])]
-            say(f"| {label} | {spread(rs)} | {goal} |")
+            say(f"| {label} | {benchlib.spread(rs)} | {goal} |")
         # The 2-worker speedup as a share of what two busy cores give this machine.
         rs = [(x / y) / (2 * s / p) for x, y, s, p in zip(times[b][1], times[b][4], times[b][0], times[b][6])]
-        say(f"| speedup / ceiling | {spread(rs)} | |")
+        say(f"| speedup / ceiling | {benchlib.spread(rs)} | |")
     text = "\n".join(out) + "\n"
     benchlib.emit(text, a.out)
 

@@ -16,13 +16,10 @@ T(2 workers) per repetition; it splits exactly into speedup = 2 x work ratio x b
 With --baseline every variant also runs with that binary, alternated with the new one.
 """
 import argparse
-import json
 import os
 import shlex
 import statistics
-import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
@@ -42,12 +39,7 @@ PAIRS = [(0, 1), (2, 3), (2, 4)]  # (1 worker, 2 workers)
 
 
 def run(ns, genus, args):
-    with tempfile.NamedTemporaryFile(suffix=".json") as f:
-        cmd = [ns, "-g", str(genus)] + args + ["--stats", f.name]
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
-        if p.returncode != 0:
-            sys.exit(f"failed ({p.returncode}): {shlex.join(cmd)}\n{p.stdout}{p.stderr}")
-        d = json.load(open(f.name))
+    d = benchlib.run_stats([ns, "-g", str(genus)] + args, timeout=900)
     w = d["workers"]
     return {
         "t": d["seconds"],
@@ -57,10 +49,6 @@ def run(ns, genus, args):
         "total": d["result"]["total"],
         "tasks": sum(x["tasks"] for x in w),
     }
-
-
-def spread(xs, fmt="{:.3f}"):
-    return f"{fmt.format(statistics.median(xs))} [{fmt.format(min(xs))}, {fmt.format(max(xs))}]"
 
 
 def main():
@@ -76,17 +64,12 @@ def main():
     binaries = [("new", a.ns)] + ([("baseline", a.baseline)] if a.baseline else [])
     runs = {b: [[] for _ in VARIANTS] for b, _ in binaries}
     seen = set()
-    for rep in range(a.reps):
-        order = list(range(len(VARIANTS)))
-        order = order[rep % len(order):] + order[:rep % len(order)]
-        for i in order:
-            name, args = VARIANTS[i]
-            for b, path in (binaries if rep % 2 == 0 else binaries[::-1]):
-                r = run(path, a.genus, args)
-                runs[b][i].append(r)
-                seen.add((r["nodes"], r["total"]))
-                print(f"rep {rep + 1}: {b:8s} {name:28s} {r['t']:.3f} s busy {r['busy']:.3f} idle {r['idle']:.4f}",
-                      flush=True)
+    for rep, i, b, path in benchlib.alternated(a.reps, VARIANTS, binaries):
+        name, args = VARIANTS[i]
+        r = run(path, a.genus, args)
+        runs[b][i].append(r)
+        seen.add((r["nodes"], r["total"]))
+        print(f"rep {rep + 1}: {b:8s} {name:28s} {r['t']:.3f} s busy {r['busy']:.3f} idle {r['idle']:.4f}", flush=True)
     if len(seen) != 1:
         sys.exit(f"the variants disagree on (nodes, semigroups): {sorted(seen)}")
     nodes, total = seen.pop()
@@ -106,8 +89,8 @@ def main():
         say("| variant | seconds | busy s (all workers) | idle ms (all workers) | tasks |")
         say("|---|---|---|---|---|")
         for (name, _), rs in zip(VARIANTS, runs[b]):
-            say(f"| {name} | {spread([r['t'] for r in rs])} | {spread([r['busy'] for r in rs])} | "
-                f"{spread([1e3 * r['idle'] for r in rs], '{:.1f}')} | {statistics.median(r['tasks'] for r in rs):.0f} |")
+            say(f"| {name} | {benchlib.spread([r['t'] for r in rs])} | {benchlib.spread([r['busy'] for r in rs])} | "
+                f"{benchlib.spread([1e3 * r['idle'] for r in rs], '{:.1f}')} | {statistics.median(r['tasks'] for r in rs):.0f} |")
         say("")
         say("| 1 worker → 2 workers | speedup | work ratio busy(1)/busy(2) | busy share 2 workers / 1 worker |")
         say("|---|---|---|---|")
@@ -116,7 +99,7 @@ def main():
             sp = [x["t"] / y["t"] for x, y in zip(one, two)]
             wr = [x["busy"] / y["busy"] for x, y in zip(one, two)]
             bs = [(y["busy"] / (2 * y["t"])) / (x["busy"] / x["t"]) for x, y in zip(one, two)]
-            say(f"| {VARIANTS[i][0]} → {VARIANTS[j][0]} | {spread(sp)} | {spread(wr)} | {spread(bs)} |")
+            say(f"| {VARIANTS[i][0]} → {VARIANTS[j][0]} | {benchlib.spread(sp)} | {benchlib.spread(wr)} | {benchlib.spread(bs)} |")
     say("")
     say("Per repetition, speedup = 2 × work ratio × busy share (exactly). Medians [min, max] over repetitions.")
     benchlib.emit("\n".join(out) + "\n", a.out)
