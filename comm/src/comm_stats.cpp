@@ -46,6 +46,7 @@ nlohmann::json toJson(const CommStats& s) {
           {"seed_requests", s.seedRequests},
           {"seeds_granted", s.seedsGranted},
           {"seeds_held", s.seedsHeld},
+          {"seed_redirects", s.seedRedirects},
           {"seed_hold_us_total", s.seedHoldUsTotal}};
 }
 

@@ -46,7 +46,8 @@ CommThread::CommThread(MPI_Comm comm, LoadBoard& board, LocalWork& work, VictimP
   peerBeatSeenNs_.assign(size_, 0);
   watched_ = board_.watched();
   probePeer_ = rank_;
-  seeding_ = seedParent(rank_, opts_.seedArity) >= 0 && size_ > 1;
+  seedVictim_ = seedParent(rank_, opts_.seedArity);
+  seeding_ = seedVictim_ >= 0 && size_ > 1;
   // A common time origin for the herding bins: every rank leaves the barrier within microseconds.
   MPI_Barrier(comm_);
   startNs_ = nowNs();
@@ -203,6 +204,9 @@ bool CommThread::pollIncoming(bool draining) {
       MPI_Recv(buf.data(), bytes, MPI_BYTE, st.MPI_SOURCE, kTagStealReply, comm_, MPI_STATUS_IGNORE);
       std::uint32_t count = 0;
       std::memcpy(&count, buf.data(), sizeof count);
+      std::int32_t redirect = -1;  // a refused seed request: the rank to ask next (seed_tree.hpp)
+      if (count == 0 && buf.size() >= sizeof count + sizeof redirect)
+        std::memcpy(&redirect, buf.data() + sizeof count, sizeof redirect);
       const std::uint64_t t = nowNs();
       StealOutcome o;
       o.victim = st.MPI_SOURCE;
@@ -234,11 +238,21 @@ bool CommThread::pollIncoming(bool draining) {
         nextStealNs_ = t + stealRetryUs_ * 1000;
       }
       if (seedReply) {
-        // The seed phase is over, with work or without. It was not the policy's choice: nothing to
-        // tell it, and after a refusal the policy may choose at once.
-        seeding_ = false;
-        if (count > 0) ++stats_.seedsGranted;
-        else nextStealNs_ = 0;
+        // Not the policy's choice: nothing to tell it. A refusal that names a rank sends the seed
+        // request on up the tree; otherwise the seed phase is over, and after a refusal the
+        // policy may choose at once.
+        if (count > 0) {
+          ++stats_.seedsGranted;
+          seeding_ = false;
+        } else {
+          nextStealNs_ = 0;
+          if (redirect >= 0 && redirect != rank_ && redirect < size_ && !draining) {
+            seedVictim_ = redirect;
+            ++stats_.seedRedirects;
+          } else {
+            seeding_ = false;
+          }
+        }
       } else if (!draining) {
         // A policy may own the pacing after a refusal (performance: retry at once, then back off).
         const std::int64_t d = policy_.onOutcome(o);
@@ -266,6 +280,13 @@ bool CommThread::answer(int thief, const StealRequest& q, std::uint64_t arrivedN
     return false;
   if (heldUs > 0) stats_.seedHoldUsTotal += heldUs;
   if (count == 0) buf.resize(sizeof count);
+  if (count == 0 && q.seed && !draining) {
+    const std::int32_t to = seedRedirect(rank_, opts_.seedArity, opts_.seedRedirect);
+    if (to >= 0) {
+      buf.resize(sizeof count + sizeof to);
+      std::memcpy(buf.data() + sizeof count, &to, sizeof to);
+    }
+  }
   PendingSend& s = sends_.emplace_back();
   s.buf = std::move(buf);
   // What we can give has changed (or the board said more than we had): say so at once, so the
@@ -318,7 +339,7 @@ bool CommThread::maybeSteal(std::uint64_t now) {
   hungry_ = hungry;
   if (static_cast<int>(inflight_.size()) >= opts_.maxStealsInFlight || now < nextStealNs_) return false;
   if (!hungry) return false;
-  const int victim = seeding_ ? seedParent(rank_, opts_.seedArity) : policy_.choose();
+  const int victim = seeding_ ? seedVictim_ : policy_.choose();
   if (victim < 0 || victim == rank_ || inflight_.count(victim)) return false;
   PendingSend& s = sends_.emplace_back();
   StealRequest q;

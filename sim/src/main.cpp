@@ -98,6 +98,12 @@ int main(int argc, char** argv) {
   app.add_option("--seed-hold-ms", seedHoldMs, "--seed-tree: longest a rank holds a seed request before refusing it (ms)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1e6));
+  std::string seedRedirect = cfg.comm.seedRedirect ? "on" : "off";
+  app.add_option("--seed-redirect", seedRedirect,
+                 "--seed-tree: a refused seed request names the victim's own parent and the thief asks there next "
+                 "(on, as the runtime), or the refusal ends the seed phase (off)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"on", "off"}));
   std::string incumbent = "replay";
   app.add_option("--incumbent", incumbent,
                  "Branch-and-bound traces with levels (--trace-levels): replay when each rank learns a better bound "
@@ -108,6 +114,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   cfg.replayIncumbent = incumbent == "replay";
   cfg.comm.stealHalf = steal == "half";
+  cfg.comm.seedRedirect = seedRedirect == "on";
   cfg.comm.seedHoldMax = std::chrono::microseconds(static_cast<std::int64_t>(seedHoldMs * 1000.0));
 
   jackdaw::trace::Trace trace, corun;

@@ -71,6 +71,7 @@ struct Msg {
   std::uint64_t promised = 0;      // ... saying this many stealable tasks
   std::vector<std::uint64_t> tasks;
   bool seed = false;               // a seed request (seed_tree.hpp), or the answer to one
+  int redirect = -1;               // a refused seed request: the rank to ask next
 };
 
 struct Job;
@@ -394,7 +395,9 @@ void receiver(Job& job, Rank& r) {
 
 class CommActor {
  public:
-  CommActor(Job& job, Rank& r) : job_(job), r_(r), o_(job.cfg.comm), seeding_(comm::seedParent(r.id, o_.seedArity) >= 0) {}
+  CommActor(Job& job, Rank& r)
+      : job_(job), r_(r), o_(job.cfg.comm), seeding_(comm::seedParent(r.id, o_.seedArity) >= 0),
+        seedVictim_(comm::seedParent(r.id, o_.seedArity)) {}
 
   void run() {
     auto backoff = o_.minSleep;
@@ -523,6 +526,10 @@ class CommActor {
       bytes += job_.task(id).bytes;
     }
     const auto count = a->tasks.size();
+    if (count == 0 && q.seed && !job_.done) {
+      a->redirect = comm::seedRedirect(r_.id, o_.seedArity, o_.seedRedirect);
+      if (a->redirect >= 0) bytes += 4;
+    }
     if (count > 0 || lastRecord_.queued > 0) publishSoon_ = true;
     ++r_.stats.requestsAnswered;
     if (q.seen && q.promised > 0) {
@@ -551,9 +558,17 @@ class CommActor {
     }
     r_.stats.stealRoundTripUsTotal += o.roundTripUs;
     if (m.seed) {
-      // The seed phase is over, with work or without: from now on the policy chooses.
-      seeding_ = false;
-      if (o.gotWork) ++r_.stats.seedsGranted;
+      // As CommThread: work, or a refusal that names no rank, ends the seed phase; a named rank
+      // gets the next seed request.
+      if (o.gotWork) {
+        ++r_.stats.seedsGranted;
+        seeding_ = false;
+      } else if (m.redirect >= 0 && m.redirect != r_.id && !job_.done) {
+        seedVictim_ = m.redirect;
+        ++r_.stats.seedRedirects;
+      } else {
+        seeding_ = false;
+      }
     }
     if (o.gotWork) {
       ++r_.stats.stealsGranted;
@@ -620,7 +635,7 @@ class CommActor {
   }
 
   bool sendSeedRequest() {
-    const int parent = comm::seedParent(r_.id, o_.seedArity);
+    const int parent = seedVictim_;
     auto* q = new Msg{Msg::Request, r_.id, r_.stats.stealRequestsSent, false, 0, {}, true};
     sentNs_ = nowNs();
     inflight_ = true;
@@ -734,7 +749,8 @@ class CommActor {
   Rank& r_;
   const comm::CommOptions& o_;
   bool inflight_ = false, hungry_ = false, publishSoon_ = false, everPublished_ = false;
-  bool seeding_;  // our seed request is still to be sent or answered
+  bool seeding_;      // our seed request is still to be sent or answered
+  int seedVictim_;    // where it goes: our tree parent, then the rank a refusal named
   std::uint64_t yields_ = 0;  // turns that waited out a worker's time slice
   struct Held {
     int from;
@@ -929,7 +945,7 @@ nlohmann::json report(Running& run) {
   out["complete"] = job.done && job.outstanding == 0;
   out["stats"] = {{"nodes", nodes}, {"tasks", tasksRun}};
   out["options"] = {{"policy", cfg.policy}, {"threads", cfg.workers}, {"seed", cfg.seed}, {"board", comm::boardSchemeName(cfg.board)},
-                    {"steal", cfg.comm.stealHalf ? "half" : "one"}, {"seed_tree", cfg.comm.seedArity}, {"constants", cfg.policyParams}};
+                    {"steal", cfg.comm.stealHalf ? "half" : "one"}, {"seed_tree", cfg.comm.seedArity}, {"seed_redirect", cfg.comm.seedRedirect}, {"constants", cfg.policyParams}};
   out["distributed"] = {{"ranks", cfg.ranks},
                         {"herding", comm::herding(comms)},
                         {"board", comm::boardSummary(comms)},

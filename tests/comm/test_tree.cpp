@@ -88,30 +88,40 @@ TEST(Tree, EveryRankEndsWithTheHighestStopReason) {
   EXPECT_EQ(r.stopReason, 2);
 }
 
-// Seeding (seed_tree.hpp): every rank but 0 sends exactly one seed request, to its tree parent, and
-// the search still runs every task once. Arity 1 makes the longest chain of ranks waiting on
-// each other. Rank 0 holds the whole tree when the first seed request reaches it, so that one
-// brings work. Later ones need not: a parent whose tasks were stolen by its seeded children's
-// policies may run dry and refuse what it holds, by design (seen in about 1 run in 20 at 4 ranks).
+// Seeding (seed_tree.hpp): every rank but 0 sends one seed request to its tree parent and, with
+// redirects, one more up the tree for each refusal that named a rank (at most as many as its parent
+// has ancestors); the search still runs every task once. Arity 1 makes the longest chain of ranks
+// waiting on each other. Rank 0 holds the whole tree when the first seed request reaches it, so
+// that one brings work. Later ones need not: a parent whose tasks were stolen by its seeded
+// children's policies may run dry and refuse what it holds, by design (seen in about 1 run in 20
+// at 4 ranks); with redirects that refusal sends the child on to the grandparent.
 TEST(Tree, SeedTreeEveryTaskOnce) {
-  for (int arity : {1, 2}) {
-    TreeConfig cfg;
-    cfg.n = 3000;
-    cfg.spinNs = 100000;
-    cfg.opts.seedArity = arity;
-    cfg.opts.seedHoldMax = std::chrono::seconds(10);
-    auto r = runTree(cfg);
-    expectComplete(r, worldSize());
-    if (r.stats.is_null()) continue;  // not rank 0
-    const auto& ranks = r.stats["ranks"];
-    for (std::size_t i = 0; i < ranks.size(); ++i)
-      EXPECT_EQ(ranks[i]["seed_requests"].get<double>(), i == 0 ? 0.0 : 1.0) << "rank " << i << ", arity " << arity;
-    if (worldSize() > 1) {
-      EXPECT_GE(r.stats["totals"]["seeds_granted"].get<double>(), 1.0) << "arity " << arity;
+  for (bool redirect : {true, false})
+    for (int arity : {1, 2}) {
+      TreeConfig cfg;
+      cfg.n = 3000;
+      cfg.spinNs = 100000;
+      cfg.opts.seedArity = arity;
+      cfg.opts.seedHoldMax = std::chrono::seconds(10);
+      cfg.opts.seedRedirect = redirect;
+      auto r = runTree(cfg);
+      expectComplete(r, worldSize());
+      if (r.stats.is_null()) continue;  // not rank 0
+      const auto& ranks = r.stats["ranks"];
+      for (std::size_t i = 0; i < ranks.size(); ++i) {
+        const double asked = ranks[i]["seed_requests"].get<double>();
+        const double sentOn = ranks[i]["seed_redirects"].get<double>();
+        int above = 0;  // ancestors of rank i's parent
+        for (int p = i == 0 ? -1 : (static_cast<int>(i) - 1) / arity; p > 0; p = (p - 1) / arity) ++above;
+        EXPECT_EQ(asked, i == 0 ? 0.0 : 1.0 + sentOn) << "rank " << i << ", arity " << arity;
+        EXPECT_LE(sentOn, redirect ? above : 0) << "rank " << i << ", arity " << arity;
+      }
+      if (worldSize() > 1) {
+        EXPECT_GE(r.stats["totals"]["seeds_granted"].get<double>(), 1.0) << "arity " << arity;
+      }
+      EXPECT_LE(r.stats["totals"]["seeds_granted"].get<double>(), worldSize() - 1.0) << "arity " << arity;
+      EXPECT_LE(r.stats["totals"]["seeds_held"].get<double>(), r.stats["totals"]["seed_requests"].get<double>());
     }
-    EXPECT_LE(r.stats["totals"]["seeds_granted"].get<double>(), worldSize() - 1.0) << "arity " << arity;
-    EXPECT_LE(r.stats["totals"]["seeds_held"].get<double>(), worldSize() - 1.0);
-  }
 }
 
 // A seed request held by a rank that then stops (and a hold that times out) is refused, not lost:
@@ -125,5 +135,7 @@ TEST(Tree, SeedTreeHoldsEndOnStopAndTimeout) {
   cfg.opts.seedHoldMax = std::chrono::microseconds(200);
   auto r = runTree(cfg);
   EXPECT_EQ(r.stopReason, 1);
-  if (!r.stats.is_null()) EXPECT_LT(r.processed, cfg.n);
+  if (!r.stats.is_null()) {
+    EXPECT_LT(r.processed, cfg.n);
+  }
 }

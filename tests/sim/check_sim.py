@@ -70,12 +70,16 @@ def replay(sim, trace):
     with tempfile.TemporaryDirectory() as d:
         for policy in POLICIES:
             # Both steal sizes on the pushed board; the default (half) on the sampled one; seeding
-            # down a binary tree of ranks, where every rank but 0 asks its parent exactly once.
-            for board, steal, seed in (("all", "half", 0), ("all", "one", 0), ("sample", "half", 0), ("all", "half", 2)):
+            # down a binary tree of ranks, where every rank but 0 asks its parent once and, with
+            # redirects, once more for each refusal that sent it on up the tree.
+            for board, steal, seed, redirect in (("all", "half", 0, "on"), ("all", "one", 0, "on"),
+                                                 ("sample", "half", 0, "on"), ("all", "half", 2, "on"),
+                                                 ("all", "half", 2, "off")):
                 for ranks in (1, 2, 4):
                     out = os.path.join(d, "r.json")
                     args = [trace, "--platform", "study", "--hosts", str(ranks), "--workers", "2", "--policy", policy,
-                            "--board", board, "--steal", steal, "--seed", "3", "--seed-tree", str(seed)]
+                            "--board", board, "--steal", steal, "--seed", "3", "--seed-tree", str(seed),
+                            "--seed-redirect", redirect]
                     if levels:
                         lo, hi, slack = levels
                         p, j = run(sim, args, out)
@@ -91,14 +95,31 @@ def replay(sim, trace):
                     if ranks == 1 and ok:
                         ok = j["distributed"]["totals"]["steal_requests"] == 0
                     if ok and seed:
-                        asked = [r["comm"]["seed_requests"] for r in j["distributed"]["per_rank"]]
-                        ok = asked == [0] + [1] * (ranks - 1)
+                        ok = seed_requests_ok(j["distributed"]["per_rank"], seed, redirect == "on")
                     print(f"{policy:13s} {board:6s} steal {steal:4s} seed tree {seed} {ranks} ranks: "
                           f"{'ok' if ok else 'FAILED'} nodes {j['stats']['nodes'] if j else '-'} / {want_nodes}, "
                           f"tasks {j['stats']['tasks'] if j else '-'} / {want_tasks}"
                           f"{'' if p.returncode == 0 else ' exit ' + str(p.returncode) + ': ' + p.stderr.strip()}")
                     bad += not ok
     return 1 if bad else 0
+
+
+def seed_requests_ok(per_rank, arity, redirect):
+    """Rank 0 asks nobody; rank r asks its parent, then one rank further up per redirect: at most
+    as many redirects as its parent has ancestors, none with redirects off."""
+    for r, row in enumerate(per_rank):
+        asked, sent_on = row["comm"]["seed_requests"], row["comm"]["seed_redirects"]
+        above = 0
+        p = (r - 1) // arity if r > 0 else -1
+        while p > 0:
+            p = (p - 1) // arity
+            above += 1
+        if r == 0:
+            if asked != 0 or sent_on != 0:
+                return False
+        elif asked != 1 + sent_on or sent_on > (above if redirect else 0):
+            return False
+    return True
 
 
 def strip(j):
@@ -200,7 +221,8 @@ def bad_input(sim):
         cases = [([os.path.join(d, "missing.jdtrace")], "missing.jdtrace"),
                  ([garbage], "not a Jackdaw trace"),
                  ([garbage, "--policy", "nosuch"], "nosuch"),
-                 ([garbage, "--hosts", "0"], "--hosts")]
+                 ([garbage, "--hosts", "0"], "--hosts"),
+                 ([garbage, "--seed-redirect", "maybe"], "--seed-redirect")]
         for args, expect in cases:
             p = subprocess.run([sim] + args, capture_output=True, text=True, timeout=60)
             msg = (p.stderr + p.stdout).strip()

@@ -166,6 +166,11 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
                  "arity, which answers once it has spare work (0 = off: every rank steals by its policy from the start)")
       ->capture_default_str()
       ->check(CLI::Range(0, 1 << 20));
+  app.add_option("--seed-redirect", o.seedRedirect,
+                 "--seed-tree: a refused seed request names the victim's own parent and the rank asks there next "
+                 "(on), or the refusal ends its seed phase (off)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"on", "off"}));
   app.add_flag("--discrepancy", o.discrepancy, "ordered: run tasks in discrepancy order");
   app.add_option("--stats", o.statsFile, "Write full statistics as JSON to this file");
   app.add_option("--seed", o.seed, "Seed for randomised choices (victim selection)")->capture_default_str();

@@ -55,6 +55,7 @@ comm::SessionConfig sessionConfig(const AppContext& ctx) {
   c.comm.doorbell = ctx.opts.doorbell;
   c.comm.stealHalf = ctx.opts.steal == "half" || ctx.opts.chunked;
   c.comm.seedArity = ctx.opts.seedTree;
+  c.comm.seedRedirect = ctx.opts.seedRedirect == "on";
   c.comm.seed = ctx.opts.seed;
   c.comm.testDelayMaxUs = ctx.opts.testCommDelayUs;
   c.comm.watchdogSeconds = ctx.opts.watchdogSeconds;

@@ -20,6 +20,9 @@ struct CommOptions {
   // policy from the start.
   int seedArity = 0;
   std::chrono::microseconds seedHoldMax{5000};
+  // A refused seed request names the victim's own parent, and the thief asks there next
+  // (seed_tree.hpp). false: a refusal ends the seed phase.
+  bool seedRedirect = true;
   // Idle backoff: doubles from minSleep up to sleepCap() (below). victimMaxSleep: a thief may be
   // waiting for our answer and has no doorbell to ring. busyMaxSleep: with the doorbell and every
   // worker busy, nothing needs the comm thread before a thief rings or a worker runs dry (both

@@ -52,9 +52,10 @@ struct CommStats {
   // The board's cost on this rank (LoadBoard counters) and the doorbell.
   double publishUsTotal = 0.0, fetchUsTotal = 0.0;
   std::uint64_t boardFetches = 0, fetchedRecords = 0, doorbellRings = 0;
-  // Seeding (seed_tree.hpp), also counted among the steals above. Thief: its seed request and
-  // whether it brought work. Victim: seed requests held for later, and the time they waited.
-  std::uint64_t seedRequests = 0, seedsGranted = 0, seedsHeld = 0;
+  // Seeding (seed_tree.hpp), also counted among the steals above. Thief: its seed requests, whether
+  // one brought work, and refusals that sent it on up the tree. Victim: seed requests held for
+  // later, and the time they waited.
+  std::uint64_t seedRequests = 0, seedsGranted = 0, seedsHeld = 0, seedRedirects = 0;
   double seedHoldUsTotal = 0.0;
 
   template <class Archive>
@@ -63,7 +64,7 @@ struct CommStats {
        bytesSent, bytesReceived, boardPublishes, boundPublishes, stopPublishes, waves, stealRoundTripUsTotal,
        commCpuSeconds, commWallSeconds, latencyUs, roundTripUs, hungerEpisodes, requestBursts, choiceBins,
        choiceVictims, choicesDropped, roundTripLog2, recordAgeLog2, requestsPromised, promisedRefused,
-       unpromisedGranted, publishUsTotal, fetchUsTotal, boardFetches, fetchedRecords, doorbellRings, seedRequests, seedsGranted, seedsHeld, seedHoldUsTotal, commSleeps, ownCores);
+       unpromisedGranted, publishUsTotal, fetchUsTotal, boardFetches, fetchedRecords, doorbellRings, seedRequests, seedsGranted, seedsHeld, seedHoldUsTotal, commSleeps, ownCores, seedRedirects);
   }
 };
 

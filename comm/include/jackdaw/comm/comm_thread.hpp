@@ -25,9 +25,10 @@
 // termination. After the decision the threads finish with an MPI_Ibarrier while still refusing
 // steal requests, so no request is left unmatched.
 //
-// Seeding (CommOptions::seedArity, seed_tree.hpp): while a rank's seed phase lasts its one request
-// goes to its tree parent, not to the policy's choice; a victim keeps seed requests it cannot
-// answer yet (held_) and answers them from the loop, refusing them at the latest in drain().
+// Seeding (CommOptions::seedArity, seed_tree.hpp): while a rank's seed phase lasts its request
+// goes to its tree parent (or the rank a refusal named), not to the policy's choice; a victim keeps
+// seed requests it cannot answer yet (held_) and answers them from the loop, refusing them at the
+// latest in drain().
 //
 // Failure: an exception inside the comm thread (from LocalWork or MPI) aborts the whole job with
 // "rank r: message" (failure.hpp abortJob) — never a hang. A watched peer (every peer on the push
@@ -142,6 +143,7 @@ class CommThread {
     bool seed = false;
   };
   bool seeding_ = false;  // our seed request is still to be sent or answered
+  int seedVictim_ = -1;   // where it goes: our tree parent, then the rank a refusal named
   struct Held {
     int thief;
     StealRequest q;

@@ -10,8 +10,14 @@
 //   local_work.hpp: unlike a steal it may take what the rank's own idle workers would; half of
 //   them, as a steal), and holds it meanwhile, while it has work of its own or still waits for its
 //   own seed, for at most seedHoldMax; otherwise it refuses;
-// - a rank's seed phase ends with the answer to its seed request (work or not); from then on, and
-//   for every later hunger, its policy picks victims as usual.
+// - a rank's seed phase ends with the answer to its seed request that brings work, or with a
+//   refusal that names no other rank; from then on, and for every later hunger, its policy picks
+//   victims as usual;
+// - a rank that refuses a seed request (it ran dry, or held it for seedHoldMax) names its own tree
+//   parent in the refusal (CommOptions::seedRedirect), and the thief asks that rank next: a parent
+//   handed one small task often finishes it before it has anything to pass down, while the rank
+//   that fed it may still have plenty. Redirects only climb, so a seed phase asks at most
+//   depth + 1 ranks, rank 0 last (it names nobody).
 // So rank 0 serves K children, each of them K more, and every rank has work after about log_K(P)
 // hand-overs. The comm thread and jackdaw-sim's comm actor both follow these functions.
 // Measured (bench/results/sim_study_grid.md, variants_ab.md): at 1,000 × 32 on UTS T1XXL up to 2.4×
@@ -25,6 +31,10 @@ namespace jackdaw::comm {
 
 // The rank a seed request goes to, or -1 (no tree, or rank 0: it holds the root).
 inline int seedParent(int rank, int arity) noexcept { return arity > 0 && rank > 0 ? (rank - 1) / arity : -1; }
+
+// The rank a victim that refuses a seed request sends its thief to: its own tree parent, or -1
+// (rank 0, or redirects off).
+inline int seedRedirect(int victim, int arity, bool redirect) noexcept { return redirect ? seedParent(victim, arity) : -1; }
 
 // Whether a victim with nothing to give now keeps a seed request to answer later rather than
 // refusing it: it will have work (its own tasks run or wait) or expects some (its own seed request

@@ -31,6 +31,7 @@ struct CommonOptions {
   bool chunked = false;                // stack_stealing: hand over a whole level
   std::string steal = "half";          // --steal one|half: tasks a victim rank gives per steal
   int seedTree = 0;                    // --seed-tree K: first work down a K-ary tree of ranks (0: off)
+  std::string seedRedirect = "on";     // --seed-redirect: a refused seed request goes on up the tree
   bool discrepancy = false;            // ordered: discrepancy order instead of left-to-right
   std::string statsFile;               // --stats FILE (JSON)
   std::uint64_t seed = 1;
