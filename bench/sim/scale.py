@@ -3,14 +3,19 @@
 (--seed-tree K) and board scheme: what grows with P (docs/simulation.md, "Past the cluster").
 
     bench/sim/scale.py TRACE --out DIR [--platform modern] [--policies random,performance,proportional]
-                       [--seed-trees 0,2,8] [--boards all] [--seeds 1] [-- extra jackdaw-sim flags]
+                       [--seed-trees 0,2,8] [--boards all] [--seeds 1] [--seed-redirects on]
+                       [--jobs 1] [-- extra jackdaw-sim flags]
 
-Writes DIR/<policy>_k<K>_<board>_s<seed>.json (jackdaw-sim --out) and DIR/table.md; runs that
-already have their JSON are not run again, so an interrupted grid resumes. --no-run only tabulates
-the runs DIR already holds (several grids run into one DIR, one table).
+Writes DIR/<policy>_k<K>_<board>_s<seed>.json (jackdaw-sim --out; "_roff" before ".json" for
+--seed-redirect off) and DIR/table.md; runs that already have their JSON are not run again, so an
+interrupted grid resumes. --no-run only tabulates the runs DIR already holds (several grids run
+into one DIR, one table). With both redirect settings, the table ends with the paired ratio
+on / off of the makespans (same policy, seed tree, board and seed).
 """
 import argparse
+import concurrent.futures
 import json
+import statistics
 import os
 import subprocess
 import sys
@@ -30,47 +35,70 @@ def main():
     ap.add_argument("--seed-trees", default="0,2,8")
     ap.add_argument("--boards", default="all")
     ap.add_argument("--seeds", default="1")
+    ap.add_argument("--seed-redirects", default="on", help="on, off or on,off (jackdaw-sim --seed-redirect)")
+    ap.add_argument("--jobs", type=int, default=1, help="simulations at once")
     ap.add_argument("--no-run", action="store_true", help="tabulate the runs DIR holds; run nothing")
-    ap.add_argument("extra", nargs="*", help="more jackdaw-sim flags (after --)")
-    a = ap.parse_args()
+    argv = sys.argv[1:]
+    cut = argv.index("--") if "--" in argv else len(argv)
+    a = ap.parse_args(argv[:cut])
+    a.extra = argv[cut + 1:]  # more jackdaw-sim flags, after --
     os.makedirs(a.out, exist_ok=True)
 
     info = subprocess.run([a.sim, a.trace, "--info"], capture_output=True, text=True, check=True).stdout
     totals = dict(line.split(": ", 1) for line in info.splitlines()[-5:])
     cpu, cp = float(totals["cpu seconds"]), float(totals["critical path seconds"])
 
-    rows = []
+    runs = []
     for board in a.boards.split(","):
         for k in a.seed_trees.split(","):
             for policy in a.policies.split(","):
-                for seed in a.seeds.split(","):
-                    path = os.path.join(a.out, f"{policy}_k{k}_{board}_s{seed}.json")
-                    cmd = [a.sim, a.trace, "--platform", a.platform, "--policy", policy, "--board", board,
-                           "--seed-tree", k, "--seed", seed, "--out", path] + a.extra
-                    if not os.path.exists(path):
-                        if a.no_run:
-                            continue
-                        print("+", " ".join(benchlib.shown(c) if os.path.exists(c) else c for c in cmd), flush=True)
-                        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-                    rows.append((policy, k, board, seed, json.load(open(path))))
+                for redirect in a.seed_redirects.split(","):
+                    if redirect == "off" and k == "0":
+                        continue  # no tree, nothing to redirect
+                    for seed in a.seeds.split(","):
+                        tail = "_roff" if redirect == "off" else ""
+                        path = os.path.join(a.out, f"{policy}_k{k}_{board}_s{seed}{tail}.json")
+                        cmd = [a.sim, a.trace, "--platform", a.platform, "--policy", policy, "--board", board,
+                               "--seed-tree", k, "--seed", seed, "--seed-redirect", redirect, "--out", path] + a.extra
+                        runs.append(((policy, k, board, seed, redirect), path, cmd))
 
-    first = rows[0][4]
+    def simulate(cmd):
+        print("+", " ".join(benchlib.shown(c) if os.path.exists(c) else c for c in cmd), flush=True)
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+
+    todo = [cmd for _, path, cmd in runs if not os.path.exists(path)]
+    if todo and not a.no_run:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
+            list(pool.map(simulate, todo))
+    rows = [(*key, json.load(open(path))) for key, path, _ in runs if os.path.exists(path)]
+
+    first = rows[0][5]
     workers = first["ranks"] * first["simulation"]["workers_per_rank"]
     lines = [f"Trace: {totals['tasks']} tasks, {cpu:.1f} CPU s, critical path {cp * 1e3:.2f} ms "
              f"(parallelism {cpu / cp:,.0f}); platform {a.platform}: {first['ranks']} ranks, {workers:,} workers; "
              f"a perfect split would take {cpu / workers * 1e3:.2f} ms.", "",
-             "| policy | seed tree | board | seed | makespan ms | / critical path | idle % | ramp-up median / last ms "
+             "| policy | seed tree | redirect | board | seed | makespan ms | / critical path | idle % | ramp-up median / last ms "
              "| steal requests | granted | seeds granted | herding | board messages | simulator s | peak MB |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    for policy, k, board, seed, j in rows:
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for policy, k, board, seed, redirect, j in rows:
         t, s = j["distributed"]["totals"], j["simulation"]
         busy, idle = t["busy_us"], t["idle_us"]
         lines.append(
-            f"| {policy} | {k} | {board} | {seed} | {j['seconds'] * 1e3:.2f} | {j['seconds'] / cp:.2f} | "
+            f"| {policy} | {k} | {redirect if k != '0' else '-'} | {board} | {seed} | {j['seconds'] * 1e3:.2f} | {j['seconds'] / cp:.2f} | "
             f"{100 * idle / (busy + idle):.1f} | {s['ramp_up_s']['median'] * 1e3:.2f} / {s['ramp_up_s']['last'] * 1e3:.2f} | "
             f"{t['steal_requests']:,} | {t['steals_granted']:,} | {t['comm'].get('seeds_granted', 0):,.0f} | "
             f"{j['distributed']['herding']['share_to_most_chosen']:.3f} | {t['board_messages']:,} | "
             f"{s['simulator_wall_seconds']:.0f} | {s['simulator_max_rss_mb']:,.0f} |")
+    by = {(p, k, b, sd, r): j["seconds"] for p, k, b, sd, r, j in rows}
+    pairs = {}
+    for (p, k, b, sd, r), t in by.items():
+        if r == "on" and (p, k, b, sd, "off") in by:
+            pairs.setdefault((p, k, b), []).append(t / by[(p, k, b, sd, "off")])
+    if pairs:
+        lines += ["", "Redirects on / off, paired by seed (makespan ratio; below 1: redirects faster):", "",
+                  "| policy | seed tree | board | seeds | median | min | max |", "|---|---|---|---|---|---|---|"]
+        for (p, k, b), rs in pairs.items():
+            lines.append(f"| {p} | {k} | {b} | {len(rs)} | {statistics.median(rs):.3f} | {min(rs):.3f} | {max(rs):.3f} |")
     with open(os.path.join(a.out, "table.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
