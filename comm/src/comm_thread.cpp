@@ -246,7 +246,7 @@ bool CommThread::pollIncoming(bool draining) {
           seeding_ = false;
         } else {
           nextStealNs_ = 0;
-          if (redirect >= 0 && redirect != rank_ && redirect < size_ && !draining) {
+          if (followSeedRedirect(redirect, rank_, size_, draining)) {
             seedVictim_ = redirect;
             ++stats_.seedRedirects;
           } else {

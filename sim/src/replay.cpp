@@ -563,7 +563,7 @@ class CommActor {
       if (o.gotWork) {
         ++r_.stats.seedsGranted;
         seeding_ = false;
-      } else if (m.redirect >= 0 && m.redirect != r_.id && !job_.done) {
+      } else if (comm::followSeedRedirect(m.redirect, r_.id, static_cast<int>(job_.ranks.size()), job_.done)) {
         seedVictim_ = m.redirect;
         ++r_.stats.seedRedirects;
       } else {

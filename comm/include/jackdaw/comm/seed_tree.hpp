@@ -38,6 +38,12 @@ inline int seedParent(int rank, int arity) noexcept { return arity > 0 && rank >
 // (rank 0, or redirects off).
 inline int seedRedirect(int victim, int arity, bool redirect) noexcept { return redirect ? seedParent(victim, arity) : -1; }
 
+// Whether a thief whose seed request was refused asks the rank the refusal named (and stays in its
+// seed phase): a rank other than itself, while the search goes on.
+inline bool followSeedRedirect(int named, int self, int ranks, bool searchOver) noexcept {
+  return named >= 0 && named != self && named < ranks && !searchOver;
+}
+
 // Whether a victim with nothing to give now keeps a seed request to answer later rather than
 // refusing it: it will have work (its own tasks run or wait) or expects some (its own seed request
 // is still out), and the request has not waited its maximum.
