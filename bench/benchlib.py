@@ -83,6 +83,21 @@ def spread(xs, fmt="{:.3f}"):
     return f"{fmt.format(statistics.median(xs))} [{fmt.format(min(xs))}, {fmt.format(max(xs))}]"
 
 
+def add_session_args(ap, binary, default, reps):
+    """The flags of an alternating session: --BINARY PATH (default `default`), --baseline OLD (an
+    older build alternated with it), --reps, --out and --note."""
+    ap.add_argument(f"--{binary}", default=default)
+    ap.add_argument("--baseline", help=f"an older {binary} binary to alternate with")
+    ap.add_argument("--reps", type=int, default=reps)
+    ap.add_argument("--out")
+    ap.add_argument("--note", default="")
+
+
+def session_binaries(a, binary):
+    """[(label, path)]: the new binary, then the baseline if one was given (see add_session_args)."""
+    return [("new", getattr(a, binary))] + ([("baseline", a.baseline)] if a.baseline else [])
+
+
 def alternated(reps, variants, binaries):
     """One alternating session: yields (rep, i, binary label, binary path) so that every repetition
     runs every variant once, in an order rotated by one each repetition, and each variant with every

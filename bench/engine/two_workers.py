@@ -53,15 +53,11 @@ def run(ns, genus, args):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--ns", default=os.path.join(ROOT, "build", "apps", "ns", "ns"))
-    ap.add_argument("--baseline", help="an older ns binary to alternate with")
+    benchlib.add_session_args(ap, "ns", os.path.join(ROOT, "build", "apps", "ns", "ns"), reps=10)
     ap.add_argument("--genus", type=int, default=35)
-    ap.add_argument("--reps", type=int, default=10)
-    ap.add_argument("--out")
-    ap.add_argument("--note", default="")
     a = ap.parse_args()
 
-    binaries = [("new", a.ns)] + ([("baseline", a.baseline)] if a.baseline else [])
+    binaries = benchlib.session_binaries(a, "ns")
     runs = {b: [[] for _ in VARIANTS] for b, _ in binaries}
     seen = set()
     for rep, i, b, path in benchlib.alternated(a.reps, VARIANTS, binaries):

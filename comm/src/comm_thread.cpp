@@ -279,9 +279,10 @@ bool CommThread::answer(int thief, const StealRequest& q, std::uint64_t arrivedN
       holdSeedRequest(seeding_, holdsWork(), heldUs, static_cast<double>(opts_.seedHoldMax.count())))
     return false;
   if (heldUs > 0) stats_.seedHoldUsTotal += heldUs;
-  if (count == 0) buf.resize(sizeof count);
-  if (count == 0 && q.seed && !draining) {
-    const std::int32_t to = seedRedirect(rank_, opts_.seedArity, opts_.seedRedirect);
+  if (count == 0) {
+    buf.resize(sizeof count);
+    // A refused seed request names where to ask next (seed_tree.hpp).
+    const std::int32_t to = q.seed && !draining ? seedRedirect(rank_, opts_.seedArity, opts_.seedRedirect) : -1;
     if (to >= 0) {
       buf.resize(sizeof count + sizeof to);
       std::memcpy(buf.data() + sizeof count, &to, sizeof to);

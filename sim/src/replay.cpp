@@ -396,8 +396,8 @@ void receiver(Job& job, Rank& r) {
 class CommActor {
  public:
   CommActor(Job& job, Rank& r)
-      : job_(job), r_(r), o_(job.cfg.comm), seeding_(comm::seedParent(r.id, o_.seedArity) >= 0),
-        seedVictim_(comm::seedParent(r.id, o_.seedArity)) {}
+      : job_(job), r_(r), o_(job.cfg.comm), seedVictim_(comm::seedParent(r.id, o_.seedArity)),
+        seeding_(seedVictim_ >= 0) {}
 
   void run() {
     auto backoff = o_.minSleep;
@@ -749,8 +749,8 @@ class CommActor {
   Rank& r_;
   const comm::CommOptions& o_;
   bool inflight_ = false, hungry_ = false, publishSoon_ = false, everPublished_ = false;
-  bool seeding_;      // our seed request is still to be sent or answered
-  int seedVictim_;    // where it goes: our tree parent, then the rank a refusal named
+  int seedVictim_;    // where our seed request goes: our tree parent, then the rank a refusal named
+  bool seeding_;      // it is still to be sent or answered
   std::uint64_t yields_ = 0;  // turns that waited out a worker's time slice
   struct Held {
     int from;
