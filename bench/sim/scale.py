@@ -24,6 +24,17 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import benchlib  # noqa: E402
 
 
+def half_busy(sim):
+    """When half the workers were first busy, and until when (the end game follows); older runs
+    did not record it."""
+    u = sim.get("utilisation")
+    if not u:
+        return "-"
+    if u["half_busy_first_s"] is None:
+        return "never"
+    return f"{u['half_busy_first_s'] * 1e3:.2f} / {u['half_busy_until_s'] * 1e3:.2f}"
+
+
 def main():
     root = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -78,14 +89,16 @@ def main():
              f"(parallelism {cpu / cp:,.0f}); platform {a.platform}: {first['ranks']} ranks, {workers:,} workers; "
              f"a perfect split would take {cpu / workers * 1e3:.2f} ms.", "",
              "| policy | seed tree | redirect | board | seed | makespan ms | / critical path | idle % | ramp-up median / last ms "
-             "| steal requests | granted | seeds granted | herding | board messages | simulator s | peak MB |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| half busy from / until ms | steal requests | granted | seeds granted | herding | board messages "
+             "| simulator s | peak MB |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for policy, k, board, seed, redirect, j in rows:
         t, s = j["distributed"]["totals"], j["simulation"]
         busy, idle = t["busy_us"], t["idle_us"]
         lines.append(
             f"| {policy} | {k} | {redirect if k != '0' else '-'} | {board} | {seed} | {j['seconds'] * 1e3:.2f} | {j['seconds'] / cp:.2f} | "
             f"{100 * idle / (busy + idle):.1f} | {s['ramp_up_s']['median'] * 1e3:.2f} / {s['ramp_up_s']['last'] * 1e3:.2f} | "
+            f"{half_busy(s)} | "
             f"{t['steal_requests']:,} | {t['steals_granted']:,} | {t['comm'].get('seeds_granted', 0):,.0f} | "
             f"{j['distributed']['herding']['share_to_most_chosen']:.3f} | {t['board_messages']:,} | "
             f"{s['simulator_wall_seconds']:.0f} | {s['simulator_max_rss_mb']:,.0f} |")

@@ -17,6 +17,7 @@
 #include "jackdaw/comm/local_work.hpp"
 #include "jackdaw/comm/seed_tree.hpp"
 #include "jackdaw/core/work_rate.hpp"
+#include "utilisation.hpp"
 
 namespace sg4 = simgrid::s4u;
 
@@ -175,6 +176,7 @@ struct Job {
   std::uint64_t outstanding = 0;  // tasks pushed and not yet finished
   bool done = false;
   double lastTaskEnd = 0, endTime = 0, startTime = 0;
+  Utilisation busy;  // every worker's busy intervals, since startTime
 
   bool pushes() const { return cfg.board == comm::BoardScheme::All; }
   // A message's one-way time without contention: on one host the loopback, between hosts two
@@ -368,10 +370,12 @@ void worker(Job& job, Rank& r, int w) {
     ++r.running;
     ++*r.hostRunning;
     account.startWork(nowUs());
+    const double began = nowS();
     lock.unlock();
     runTask(job, r, w, id);
     lock.lock();
     account.endWork(nowUs());
+    job.busy.add(began - job.startTime, nowS() - job.startTime);
     ++r.workerTasks[static_cast<std::size_t>(w)];
     --r.running;
     --*r.hostRunning;
@@ -974,6 +978,7 @@ nlohmann::json report(Running& run) {
                        {"ramp_up_s", {{"median", firsts[firsts.size() / 2]}, {"last", firsts.back()}}},
                        {"board_link_share_max", boardShare},
                        {"termination_s", job.endTime - job.lastTaskEnd},
+                       {"utilisation", job.busy.report(static_cast<double>(cfg.ranks) * cfg.workers, job.lastTaskEnd - job.startTime)},
                        {"trace_nodes", job.trace->totalNodes()},
                        {"trace_tasks", job.trace->tasks.size()},
                        {"incumbent",

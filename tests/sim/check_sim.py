@@ -96,6 +96,8 @@ def replay(sim, trace):
                         ok = j["distributed"]["totals"]["steal_requests"] == 0
                     if ok and seed:
                         ok = seed_requests_ok(j["distributed"]["per_rank"], seed, redirect == "on")
+                    if ok:
+                        ok = utilisation_ok(j)
                     print(f"{policy:13s} {board:6s} steal {steal:4s} seed tree {seed} {ranks} ranks: "
                           f"{'ok' if ok else 'FAILED'} nodes {j['stats']['nodes'] if j else '-'} / {want_nodes}, "
                           f"tasks {j['stats']['tasks'] if j else '-'} / {want_tasks}"
@@ -120,6 +122,22 @@ def seed_requests_ok(per_rank, arity, redirect):
         elif asked != 1 + sent_on or sent_on > (above if redirect else 0):
             return False
     return True
+
+
+def utilisation_ok(j):
+    """The busy shares over time add up to the workers' busy time, each share lies in [0, 1], and
+    half the workers were busy, if ever, within the run."""
+    u, sim = j["simulation"]["utilisation"], j["simulation"]
+    end, width, workers = sim["last_task_end_s"], u["bin_s"], j["ranks"] * j["options"]["threads"]
+    busy = 0.0
+    for i, share in enumerate(u["busy_share"]):
+        if not -1e-9 <= share <= 1 + 1e-9:
+            return False
+        busy += share * workers * (min((i + 1) * width, end) - i * width)
+    first, until = u["half_busy_first_s"], u["half_busy_until_s"]
+    if (first is None) != (until is None) or (first is not None and not 0 <= first < until <= end + 1e-12):
+        return False
+    return abs(busy * 1e6 - j["distributed"]["totals"]["busy_us"]) <= 1e-6 * max(1.0, j["distributed"]["totals"]["busy_us"])
 
 
 def strip(j):
