@@ -7,7 +7,8 @@
                        [--jobs 1] [-- extra jackdaw-sim flags]
 
 Writes DIR/<policy>_k<K>_<board>_s<seed>.json (jackdaw-sim --out; "_roff" before ".json" for
---seed-redirect off) and DIR/table.md; runs that already have their JSON are not run again, so an
+--seed-redirect off), DIR/table.md and DIR/utilisation.png (the share of all workers busy over
+time, one panel per policy, seed tree and board, one line per run); runs that already have their JSON are not run again, so an
 interrupted grid resumes. --no-run only tabulates the runs DIR already holds (several grids run
 into one DIR, one table). With both redirect settings, the table ends with the paired ratio
 on / off of the makespans (same policy, seed tree, board and seed).
@@ -33,6 +34,36 @@ def half_busy(sim):
     if u["half_busy_first_s"] is None:
         return "never"
     return f"{u['half_busy_first_s'] * 1e3:.2f} / {u['half_busy_until_s'] * 1e3:.2f}"
+
+
+def plot_utilisation(rows, path):
+    """Busy share over simulated time, one panel per (policy, seed tree, board): redirects on solid,
+    off dashed, one line per seed. Runs without utilisation (older simulator) are left out."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    panels = {}
+    for policy, k, board, seed, redirect, j in rows:
+        u = j["simulation"].get("utilisation")
+        if u:
+            panels.setdefault((policy, k, board), []).append((seed, redirect, u))
+    if not panels:
+        return False
+    fig, axes = plt.subplots(len(panels), 1, figsize=(8, 2.6 * len(panels)), squeeze=False)
+    for ax, ((policy, k, board), runs) in zip(axes[:, 0], panels.items()):
+        for i, (seed, redirect, u) in enumerate(sorted(runs)):
+            t = [(b + 0.5) * u["bin_s"] * 1e3 for b in range(len(u["busy_share"]))]
+            ax.plot(t, u["busy_share"], linestyle="-" if redirect == "on" else "--", color=f"C{int(seed) % 10}",
+                    label=f"seed {seed}, redirect {redirect}" if k != "0" else f"seed {seed}", linewidth=1)
+        ax.set_title(f"{policy}, seed tree {k}, board {board}", fontsize=9)
+        ax.set_ylabel("workers busy")
+        ax.set_ylim(0, 1.02)
+        ax.legend(fontsize=6, ncol=2)
+    axes[-1, 0].set_xlabel("simulated ms")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
 
 
 def main():
@@ -112,6 +143,8 @@ def main():
                   "| policy | seed tree | board | seeds | median | min | max |", "|---|---|---|---|---|---|---|"]
         for (p, k, b), rs in pairs.items():
             lines.append(f"| {p} | {k} | {b} | {len(rs)} | {statistics.median(rs):.3f} | {min(rs):.3f} | {max(rs):.3f} |")
+    if plot_utilisation(rows, os.path.join(a.out, "utilisation.png")):
+        lines += ["", "Busy share over time: [utilisation.png](utilisation.png)."]
     with open(os.path.join(a.out, "table.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
