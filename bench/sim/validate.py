@@ -3,7 +3,8 @@
 
   validate.py --sim build/sim/jackdaw-sim --out DIR [--reps 10] [--ranks 1,2,4] [--workers 1,2]
               [--policies random,performance] [--incumbent replay,optimum]
-              [--loopback-latency-us X] [--comm-cost-us Y] [--sched on,nolate,off] TRACE...
+              [--loopback-latency-us X] [--comm-cost-us Y] [--sched on,nolate,off]
+              [--yield-slice-us A] [--wake-cpu-us B] [--wake-late-us C] TRACE...
 
 For every trace (recorded by an app's --trace: the header holds the app's command) and every
 ranks x workers x policy: REPS real runs of that command under mpirun, alternating the policies
@@ -13,7 +14,9 @@ with levels is simulated in each --incumbent mode (replay: when each rank learns
 optimum: every rank knows the optimum from the start), and in each --sched mode (on: the local
 preset's scheduling model, its yield slice, wake-up CPU and wake-up lateness; nolate: without the
 lateness (the model of 25 Nov 2026 morning); off: all three zero, the model before they were
-measured). Writes DIR/validation.md
+measured). --yield-slice-us, --wake-cpu-us and --wake-late-us replace the preset's constants with
+ones measured on another machine (bench/sim/wake_latency; docs/simulation.md, "Calibrating to your
+cluster"); nolate and off still zero theirs. Writes DIR/validation.md
 (median makespan real vs simulated and the prediction error, steals and idle % side by side) and
 DIR/validation.json with every run.
 """
@@ -104,6 +107,8 @@ def main():
     ap.add_argument("--comm-cost-us", type=float, default=None)
     ap.add_argument("--incumbent", default="replay", help="modes for traces with levels: replay, optimum or both")
     ap.add_argument("--sched", default="on", help="the scheduling model: on, nolate, off, or a list (on,nolate,off)")
+    for flag in ("--yield-slice-us", "--wake-cpu-us", "--wake-late-us"):
+        ap.add_argument(flag, type=float, default=None, help="the local preset's constant, measured here (default: the preset's)")
     ap.add_argument("traces", nargs="+")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -130,10 +135,15 @@ def main():
                         for mode in modes:
                             for sched in a.sched.split(","):
                                 more = extra + ([] if mode == "-" else ["--incumbent", mode])
+                                consts = {"--yield-slice-us": a.yield_slice_us, "--wake-cpu-us": a.wake_cpu_us,
+                                          "--wake-late-us": a.wake_late_us}
                                 if sched in ("off", "nolate"):
-                                    more += ["--wake-late-us", "0"]
+                                    consts["--wake-late-us"] = 0
                                 if sched == "off":
-                                    more += ["--yield-slice-us", "0", "--wake-cpu-us", "0"]
+                                    consts["--yield-slice-us"] = consts["--wake-cpu-us"] = 0
+                                for flag, v in consts.items():
+                                    if v is not None:
+                                        more += [flag, str(v)]
                                 sims = [sim_run(a.sim, trace, ranks, workers, p, rep + 1, more, tmp) for rep in range(a.reps)]
                                 row = {"trace": os.path.basename(trace), "app": h.get("app"), "ranks": ranks, "workers": workers,
                                        "policy": p, "incumbent": mode, "sched": sched, "real": real[p], "sim": sims}
