@@ -104,6 +104,12 @@ int main(int argc, char** argv) {
                  "(on, as the runtime), or the refusal ends the seed phase (off)")
       ->capture_default_str()
       ->check(CLI::IsMember({"on", "off"}));
+  double stealRetryMaxUs = static_cast<double>(cfg.comm.stealRetryMax.count());
+  app.add_option("--steal-retry-max-us", stealRetryMaxUs,
+                 "Longest a thief backs off after refused steals (µs; its back-off doubles from 20 µs up to this), "
+                 "the runtime's CommOptions::stealRetryMax")
+      ->capture_default_str()
+      ->check(CLI::Range(1.0, 1e9));
   std::string incumbent = "replay";
   app.add_option("--incumbent", incumbent,
                  "Branch-and-bound traces with levels (--trace-levels): replay when each rank learns a better bound "
@@ -116,6 +122,7 @@ int main(int argc, char** argv) {
   cfg.comm.stealHalf = steal == "half";
   cfg.comm.seedRedirect = seedRedirect == "on";
   cfg.comm.seedHoldMax = std::chrono::microseconds(static_cast<std::int64_t>(seedHoldMs * 1000.0));
+  cfg.comm.stealRetryMax = std::chrono::microseconds(static_cast<std::int64_t>(stealRetryMaxUs));
 
   jackdaw::trace::Trace trace, corun;
   try {

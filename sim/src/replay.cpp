@@ -949,7 +949,8 @@ nlohmann::json report(Running& run) {
   out["complete"] = job.done && job.outstanding == 0;
   out["stats"] = {{"nodes", nodes}, {"tasks", tasksRun}};
   out["options"] = {{"policy", cfg.policy}, {"threads", cfg.workers}, {"seed", cfg.seed}, {"board", comm::boardSchemeName(cfg.board)},
-                    {"steal", cfg.comm.stealHalf ? "half" : "one"}, {"seed_tree", cfg.comm.seedArity}, {"seed_redirect", cfg.comm.seedRedirect}, {"constants", cfg.policyParams}};
+                    {"steal", cfg.comm.stealHalf ? "half" : "one"}, {"seed_tree", cfg.comm.seedArity}, {"seed_redirect", cfg.comm.seedRedirect},
+                    {"steal_retry_max_us", cfg.comm.stealRetryMax.count()}, {"constants", cfg.policyParams}};
   out["distributed"] = {{"ranks", cfg.ranks},
                         {"herding", comm::herding(comms)},
                         {"board", comm::boardSummary(comms)},
