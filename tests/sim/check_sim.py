@@ -241,7 +241,7 @@ def bad_input(sim):
                  ([garbage, "--policy", "nosuch"], "nosuch"),
                  ([garbage, "--hosts", "0"], "--hosts"),
                  ([garbage, "--seed-redirect", "maybe"], "--seed-redirect"),
-                 ([garbage, "--steal-retry-max-us", "0"], "--steal-retry-max-us")]
+                 ([garbage, "--steal-retry-max-us", "0"], "--steal-retry-max-us: Value 0 not in range")]
         for args, expect in cases:
             p = subprocess.run([sim] + args, capture_output=True, text=True, timeout=60)
             msg = (p.stderr + p.stdout).strip()

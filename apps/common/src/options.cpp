@@ -171,6 +171,11 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
                  "(on), or the refusal ends its seed phase (off)")
       ->capture_default_str()
       ->check(CLI::IsMember({"on", "off"}));
+  app.add_option("--steal-retry-max-us", o.stealRetryMaxUs,
+                 "Between ranks: the longest a rank waits after refused steals before it asks again (µs; the wait "
+                 "doubles from 20 µs up to this)")
+      ->capture_default_str()
+      ->check(CLI::Range(1.0, 1e9));
   app.add_flag("--discrepancy", o.discrepancy, "ordered: run tasks in discrepancy order");
   app.add_option("--stats", o.statsFile, "Write full statistics as JSON to this file");
   app.add_option("--seed", o.seed, "Seed for randomised choices (victim selection)")->capture_default_str();

@@ -31,6 +31,7 @@ nlohmann::json runJson(const AppContext& ctx, const SearchStats& stats, double s
                   {"spawn_depth", o.spawnDepthAuto ? nlohmann::json("auto") : nlohmann::json(o.spawnDepth)},
                   {"budget", o.budgetAuto ? nlohmann::json("auto") : nlohmann::json(o.budget)},
                   {"task_target_ms", o.taskTargetMs}, {"chunked", o.chunked}, {"steal", o.steal}, {"seed_tree", o.seedTree}, {"seed_redirect", o.seedRedirect},
+                  {"steal_retry_max_us", o.stealRetryMaxUs},
                   {"discrepancy", o.discrepancy}, {"seed", o.seed}, {"watchdog_s", o.watchdogSeconds}};
   // Every constant of the policies and of (3.1), by flag name, so a run can be replayed exactly.
   auto& constants = j["options"]["constants"] = nlohmann::json::object();

@@ -32,6 +32,8 @@ struct CommonOptions {
   std::string steal = "half";          // --steal one|half: tasks a victim rank gives per steal
   int seedTree = 0;                    // --seed-tree K: first work down a K-ary tree of ranks (0: off)
   std::string seedRedirect = "on";     // --seed-redirect: a refused seed request goes on up the tree
+  double stealRetryMaxUs =             // --steal-retry-max-us: a thief's back-off cap after refusals
+      static_cast<double>(comm::CommOptions{}.stealRetryMax.count());
   bool discrepancy = false;            // ordered: discrepancy order instead of left-to-right
   std::string statsFile;               // --stats FILE (JSON)
   std::uint64_t seed = 1;
