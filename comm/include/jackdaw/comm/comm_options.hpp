@@ -33,7 +33,12 @@ struct CommOptions {
   // it is busy (no wave can end the search then, so frequent waves would only cost CPU).
   std::chrono::microseconds waveInterval{200}, busyWaveInterval{2000};
   std::chrono::microseconds latencyProbeInterval{20000};         // one timed read every …
-  std::chrono::microseconds stealRetryMax{1000};                 // thief backoff after refusals
+  // Thief backoff after refusals: doubles from minSleep up to this. 1 ms until 25 Nov 2026; at
+  // 1,000 × 32 (simulated) a run's end game, when a few ranks hold the last work and every other
+  // asks at random, took 13–67 ms beyond the 11 ms of busy run with it, and random's median fell
+  // from 33.6 to 19.4 ms at 100 µs, with neither loss for twochoice nor on real runs here
+  // (bench/results/sim_study_grid.md, "The end game").
+  std::chrono::microseconds stealRetryMax{100};
   // Requests arriving closer together than this form one burst (herding stats): about one steal
   // round trip on a shared-memory node (bench/results/comm.md).
   std::chrono::microseconds herdWindow{1000};
