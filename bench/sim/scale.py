@@ -6,14 +6,15 @@
                        [--seed-trees 0,2,8] [--boards all] [--seeds 1] [--seed-redirects on]
                        [--retry-caps 100] [--jobs 1] [-- extra jackdaw-sim flags]
 
-Writes DIR/<policy>_k<K>_<board>_s<seed>.json (jackdaw-sim --out; "_roff" before ".json" for
---seed-redirect off, "_cap<C>" for a thief's back-off cap --steal-retry-max-us C other than
-1000 µs, the runtime's until 25 Nov 2026; its default is now 100), DIR/table.md and DIR/utilisation.png (the share of all workers busy over
-time, one panel per policy, seed tree and board, one line per run); runs that already have their JSON are not run again, so an
-interrupted grid resumes. --no-run only tabulates the runs DIR already holds (several grids run
-into one DIR, one table). With both redirect settings, the table ends with the paired ratio
-on / off of the makespans (same policy, seed tree, board and seed), and with several --retry-caps,
-with the paired ratio of each cap's makespan over 1000 µs.
+Writes DIR/<policy>_k<K>_<board>_s<seed>.json (jackdaw-sim --out; before ".json", "_roff" for
+--seed-redirect off and "_cap<C>" for a thieves' back-off cap --steal-retry-max-us C other than
+1000 µs, the runtime's until 25 Nov 2026, 100 since), DIR/table.md and DIR/utilisation.png (the
+share of all workers busy over time, one panel per policy, seed tree, board and cap, one line per
+run). Runs that already have their JSON are not run again, so an interrupted grid resumes.
+--no-run only tabulates the runs DIR already holds (several grids run into one DIR, one table).
+With both redirect settings, the table ends with the paired ratio on / off of the makespans (same
+policy, seed tree, board and seed); with several --retry-caps, with the paired ratio of each cap's
+makespan over 1000 µs.
 """
 import argparse
 import concurrent.futures
@@ -46,8 +47,8 @@ def half_busy(sim):
 
 
 def plot_utilisation(rows, path):
-    """Busy share over simulated time, one panel per (policy, seed tree, board): redirects on solid,
-    off dashed, one line per seed. Runs without utilisation (older simulator) are left out."""
+    """Busy share over simulated time, one panel per (policy, seed tree, board, cap): redirects on
+    solid, off dashed, one line per seed. Runs without utilisation (older simulator) are left out."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -60,7 +61,7 @@ def plot_utilisation(rows, path):
         return False
     fig, axes = plt.subplots(len(panels), 1, figsize=(8, 2.6 * len(panels)), squeeze=False)
     for ax, ((policy, k, board, cap), runs) in zip(axes[:, 0], panels.items()):
-        for i, (seed, redirect, u) in enumerate(sorted(runs)):
+        for seed, redirect, u in sorted(runs):
             t = [(b + 0.5) * u["bin_s"] * 1e3 for b in range(len(u["busy_share"]))]
             ax.plot(t, u["busy_share"], linestyle="-" if redirect == "on" else "--", color=f"C{int(seed) % 10}",
                     label=f"seed {seed}, redirect {redirect}" if k != "0" else f"seed {seed}", linewidth=1)
