@@ -35,19 +35,19 @@ WORKLOADS = [  # name, command, what must not change
      lambda j: j["result"]["omega"]),
     ("uts T1L, budget", ["build/apps/uts/uts", "--tree", "T1L", "--skeleton", "budget", "-b", "100000"], enumeration),
 ]
-VARIANT_SETS = {
-    "policies": [
+VARIANT_SETS = {  # name: (what it compares, [(variant, flags)]); the first variant is the baseline
+    "policies": ("twochoice and --seed-tree against random and proportional", [
         ("random", ["--policy", "random"]),
         ("proportional", ["--policy", "proportional"]),
         ("twochoice", ["--policy", "twochoice"]),
         ("random --seed-tree 2", ["--policy", "random", "--seed-tree", "2"]),
-    ],
-    "retry": [
+    ]),
+    "retry": ("a thief's back-off cap after refusals, 1,000 µs against 100 µs", [
         ("random", ["--policy", "random", "--steal-retry-max-us", "1000"]),
         ("random --steal-retry-max-us 100", ["--policy", "random", "--steal-retry-max-us", "100"]),
         ("twochoice", ["--policy", "twochoice", "--steal-retry-max-us", "1000"]),
         ("twochoice --steal-retry-max-us 100", ["--policy", "twochoice", "--steal-retry-max-us", "100"]),
-    ],
+    ]),
 }
 
 
@@ -58,10 +58,8 @@ def main():
     ap.add_argument("--variants", choices=sorted(VARIANT_SETS), default="policies")
     ap.add_argument("--out")
     a = ap.parse_args()
-    variants = VARIANT_SETS[a.variants]
+    title, variants = VARIANT_SETS[a.variants]
     mpi = ["mpirun", "--oversubscribe", "--allow-run-as-root", "-n", str(a.ranks)]
-    title = {"policies": "twochoice and --seed-tree against random and proportional",
-             "retry": "a thief's back-off cap after refusals, 1,000 µs against 100 µs"}[a.variants]
     lines = [f"# Distributed variants on real runs: {title}", "",
              f"- command: `bench/policies/variants_ab.py --reps {a.reps} --ranks {a.ranks} --variants {a.variants}`",
              f"- machine: {benchlib.machine()}", f"- date: {benchlib.utc_now()}",

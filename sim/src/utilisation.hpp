@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -41,19 +42,24 @@ class Utilisation {
   nlohmann::json report(double workers, double end, std::size_t maxBins = 100) const {
     const auto fine = static_cast<std::size_t>(std::ceil(std::max(end, 0.0) / binS_));
     const std::size_t per = std::max<std::size_t>(1, (fine + maxBins - 1) / std::max<std::size_t>(maxBins, 1));
+    // Fine bins [from, to) as time, the last one cut at `end`: its start and its width.
+    const auto span = [&](std::size_t from, std::size_t to) {
+      const double lo = static_cast<double>(from) * binS_;
+      return std::pair{lo, std::min(static_cast<double>(to) * binS_, end) - lo};
+    };
     nlohmann::json shares = nlohmann::json::array();
     for (std::size_t b = 0; b < fine; b += per) {
       double busy = 0;
       for (std::size_t i = b; i < std::min(b + per, fine); ++i) busy += at(i);
-      const double width = std::min(static_cast<double>(b + per) * binS_, end) - static_cast<double>(b) * binS_;
+      const double width = span(b, b + per).second;
       shares.push_back(width > 0 && workers > 0 ? busy / (workers * width) : 0.0);
     }
     nlohmann::json firstHalf = nullptr, halfUntil = nullptr;
     for (std::size_t i = 0; i < fine; ++i) {
-      const double width = std::min(static_cast<double>(i + 1) * binS_, end) - static_cast<double>(i) * binS_;
+      const auto [lo, width] = span(i, i + 1);
       if (width <= 0 || workers <= 0 || at(i) < 0.5 * workers * width) continue;
-      if (firstHalf.is_null()) firstHalf = static_cast<double>(i) * binS_;
-      halfUntil = std::min(static_cast<double>(i + 1) * binS_, end);
+      if (firstHalf.is_null()) firstHalf = lo;
+      halfUntil = lo + width;
     }
     return {{"bin_s", static_cast<double>(per) * binS_},
             {"busy_share", shares},
