@@ -58,6 +58,23 @@ struct FullLength {
   std::uint64_t get() const { return n; }
 };
 
+// The same strings, with a generator that also counts its next child's children without building
+// it (the engine then counts the last two levels in bulk); Lies makes that count always 2.
+template <bool Lies>
+struct TwoLevels {
+  using Base = NoAdjacentOnes<Skew::None>;
+  using Space = Base::Space;
+  using Node = Base::Node;
+  struct Generator : Base::Generator {
+    Generator(const Space& s, const Node& p) : Base::Generator(s, p), space(s) {}
+    std::size_t countChildrenOfNext() {
+      const Node c = next();
+      return Lies ? 2 : Base::Generator(space, c).numChildren;
+    }
+    const Space& space;
+  };
+};
+
 skeletons::Settings twoWorkers(const std::string& name) {
   skeletons::Settings s;
   s.parallel.runtime.threads = skeletons::isParallel(name) ? 2 : 1;
@@ -108,5 +125,27 @@ TEST(GeneratorCheck, NumChildrenChangedFails) {
   for (const auto& name : skeletons::names()) {
     const auto what = failure<Skew::Shrinks>(name);
     EXPECT_NE(what.find("numChildren changed from 2 to 1"), std::string::npos) << name << ": " << what;
+  }
+}
+
+TEST(GeneratorCheck, ChildCountOfNextIsChecked) {
+  static_assert(NodeRules<TwoLevels<false>, Enumeration<CountNodes>>::countsTwoLevels);
+  SearchParams<long long> p;
+  p.maxDepth = 10;
+  for (const auto& name : skeletons::names()) {
+    StopFlag stop;
+    // Strings of length <= 10: F(2) + ... + F(12) = 375.
+    auto r = skeletons::run<TwoLevels<false>, Enumeration<CountNodes>>(name, {}, {}, p, stop, twoWorkers(name));
+    EXPECT_EQ(r.enumerator.get(), 375u) << name;
+    EXPECT_EQ(r.stats.nodes, 375u) << name;
+    std::string what;
+    try {
+      StopFlag stop2;
+      skeletons::run<TwoLevels<true>, Enumeration<CountNodes>>(name, {}, {}, p, stop2, twoWorkers(name));
+    } catch (const std::exception& e) {
+      what = e.what();
+    }
+    EXPECT_NE(what.find("TwoLevels"), std::string::npos) << name << ": " << what;
+    EXPECT_NE(what.find("countChildrenOfNext() = 2"), std::string::npos) << name << ": " << what;
   }
 }

@@ -41,6 +41,32 @@ TEST(Seq, BulkLeafCountingMatchesBuildingLeaves) {
   EXPECT_EQ(bulk.stats.nodes, plain.stats.nodes);
 }
 
+TEST(Seq, TwoLevelBulkCountingMatchesOneLevel) {
+  // The same tree, once with the last level counted in bulk and once with the last two: the same
+  // counts per row, nodes, backtracks (budget splits on them) and deepest level, at every limit.
+  using E = Enumeration<CountByDepth<toy::RowOf>>;
+  static_assert(NodeRules<toy::QueensTwoLevels, E>::countsTwoLevels);
+  static_assert(!NodeRules<toy::Queens, E>::countsTwoLevels);
+  for (int n : {6, 8}) {
+    for (int d = 0; d <= n + 1; ++d) {
+      SearchParams<int> p;
+      p.maxDepth = d;
+      auto one = seq::search<toy::Queens, E>({n}, {}, p);
+      auto two = seq::search<toy::QueensTwoLevels, E>({n}, {}, p);
+      auto counts = [](std::vector<std::uint64_t> c) {
+        while (!c.empty() && c.back() == 0) c.pop_back();
+        return c;
+      };
+      EXPECT_EQ(counts(two.enumerator.get()), counts(one.enumerator.get())) << "n " << n << " depth " << d;
+      EXPECT_EQ(two.stats.nodes, one.stats.nodes) << "n " << n << " depth " << d;
+      EXPECT_EQ(two.stats.backtracks, one.stats.backtracks) << "n " << n << " depth " << d;
+      EXPECT_EQ(two.stats.maxDepth, one.stats.maxDepth) << "n " << n << " depth " << d;
+      EXPECT_EQ(two.stats.nodes, std::accumulate(two.enumerator.get().begin(), two.enumerator.get().end(),
+                                                 std::uint64_t{0}));
+    }
+  }
+}
+
 TEST(Seq, QueensKnownCounts) {
   // OEIS A000170.
   const std::uint64_t known[] = {1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724};

@@ -58,6 +58,25 @@ struct Queens {
   };
 };
 
+// Queens whose generator can also count its next child's children without building that child:
+// with a depth limit, the engine counts the last two levels above it in bulk.
+struct QueensTwoLevels {
+  using Space = Queens::Space;
+  using Node = Queens::Node;
+  struct Generator : Queens::Generator {
+    Generator(const Space& s, const Node& p) : Queens::Generator(s, p), space(s) {}
+    int countChildrenOfNext() {
+      const Node c = next();
+      return Queens::Generator(space, c).numChildren;
+    }
+    const Space& space;
+  };
+};
+
+struct RowOf {
+  int operator()(const Queens::Node& n) const { return n.row; }
+};
+
 struct CountSolutions {
   std::uint64_t solutions = 0;
   void accumulate(const Queens::Node& q) { solutions += q.full; }

@@ -74,6 +74,11 @@ void randomPaths(unsigned seed, int paths) {
       for (int k = 0; k < gen.numChildren; ++k) kids.push_back(gen.next());
       for (std::size_t k = 0; k < kids.size(); ++k)
         ASSERT_EQ(kids[k].c, expected[k] + 1) << Isa::name << ": children must come in increasing order";
+      // Each child's number of children, read from the parent, is what the built child's
+      // generator finds (childMaskWithout; the engine counts the last two levels with it).
+      G counter({}, node);
+      for (std::size_t k = 0; k < kids.size(); ++k)
+        ASSERT_EQ(counter.countChildrenOfNext(), G({}, kids[k]).numChildren) << Isa::name << " step " << step << " child " << k;
       if (kids.empty()) break;
       const std::size_t pick = std::uniform_int_distribution<std::size_t>(0, kids.size() - 1)(rng);
       ref.in.reset(expected[pick]);

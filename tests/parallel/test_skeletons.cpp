@@ -82,6 +82,32 @@ TEST_P(SkeletonVsSeq, BinaryTreeCountByDepthInBulk) {
   }
 }
 
+TEST_P(SkeletonVsSeq, TwoLevelBulkCountingKeepsCountsAndTasks) {
+  // Counting the last two levels in bulk (QueensTwoLevels) against the last one (Queens): the same
+  // counts and nodes on every skeleton, and the same tasks where the skeleton's rule fixes them.
+  using E = Enumeration<CountByDepth<toy::RowOf>>;
+  SearchParams<int> p = small(SearchParams<int>{});
+  p.maxDepth = 7;
+  for (int rep = 0; rep < 5; ++rep) {
+    std::vector<WorkerReport> oneReports, twoReports;
+    auto one = partest::run<toy::Queens, E>(GetParam().skeleton, GetParam().workers, {9}, {}, p, &oneReports);
+    auto two = partest::run<toy::QueensTwoLevels, E>(GetParam().skeleton, GetParam().workers, {9}, {}, p, &twoReports);
+    ASSERT_EQ(two.enumerator.get(), one.enumerator.get()) << "run " << rep;
+    ASSERT_EQ(two.stats.nodes, one.stats.nodes);
+    ASSERT_EQ(two.stats.maxDepth, one.stats.maxDepth);
+    auto tasks = [](const std::vector<WorkerReport>& ws) {
+      std::uint64_t t = 0;
+      for (const auto& w : ws) t += w.tasks;
+      return t;
+    };
+    const std::string& skel = GetParam().skeleton;
+    if (skel == "depth_bounded" || skel == "budget" || skel.starts_with("ordered")) {
+      ASSERT_EQ(tasks(twoReports), tasks(oneReports)) << skel;
+      ASSERT_EQ(two.stats.backtracks, one.stats.backtracks) << skel;
+    }
+  }
+}
+
 TEST_P(SkeletonVsSeq, QueensSolutionCounts) {
   // OEIS A000170.
   const std::uint64_t known[] = {1, 1, 0, 0, 2, 10, 4, 40, 92};

@@ -14,6 +14,10 @@
 // When the Node is default-constructible, a child is built straight into its own stack frame
 // (through the generator's optional `void nextInto(Node&)`, else by assigning next()), so a node
 // is never copied between generation and expansion.
+//
+// An enumeration with a depth limit counts the last level (accumulateChildren) or the last two
+// (accumulateGrandchildren with the generator's countChildrenOfNext; model.hpp) without building
+// those nodes. The counts, the node total and the backtracks are what building them would give.
 #pragma once
 
 #include <concepts>
@@ -132,6 +136,12 @@ class DepthFirst {
         return false;
       }
     }
+    if constexpr (NodeRules<M, K>::countsTwoLevels) {
+      if (rules_.countsTwoLevelsInBulk(f.depth) && !spawnsChildrenOf(f.depth + 1)) {
+        countTwoLevels(f);
+        return false;
+      }
+    }
     if constexpr (CountsChildrenInBulk<typename T::Enum, Node>) {
       if (rules_.countsLeavesInBulk(f.depth)) {
         Generator gen(rules_.space(), f.node);
@@ -153,6 +163,43 @@ class DepthFirst {
     f.remaining = static_cast<std::size_t>(f.gen->numChildren);
     f.declared = f.remaining;
     return true;
+  }
+
+  bool spawnsChildrenOf(int depth) {
+    if constexpr (requires { hooks_.spawnsChildrenOf(depth); }) return hooks_.spawnsChildrenOf(depth);
+    else return false;
+  }
+
+  // f's children and grandchildren, two levels above the depth limit, counted without building
+  // either (a node that the children would only have counted in bulk). What follows is exactly
+  // what expanding f would have done: the same counts, the same nodes, and f's frame ends with one
+  // backtrack (budget's splits, and so its tasks, are unchanged). Checked builds also build every
+  // child and compare its generator's count with the one the model gave.
+  void countTwoLevels(Frame& f) {
+    Generator gen(rules_.space(), f.node);
+    const auto k = static_cast<std::size_t>(gen.numChildren);
+    std::size_t grandchildren = 0;
+    if constexpr (kCheckModels) {
+      Generator built(rules_.space(), f.node);
+      for (std::size_t i = 0; i < k; ++i) {
+        Check::beforeNext(gen, k, i);
+        Check::beforeNext(built, k, i);
+        const auto counted = static_cast<std::size_t>(gen.countChildrenOfNext());
+        const Node c = built.next();
+        Check::childCount(counted, static_cast<std::size_t>(Generator(rules_.space(), c).numChildren), i);
+        grandchildren += counted;
+      }
+      Check::atEnd(gen, k);
+    } else {
+      for (std::size_t i = 0; i < k; ++i) grandchildren += static_cast<std::size_t>(gen.countChildrenOfNext());
+    }
+    rules_.acc.accumulateChildren(f.node, k);
+    rules_.acc.accumulateGrandchildren(f.node, grandchildren);
+    rules_.stats.addNodes(k + grandchildren);
+    const auto deepest = static_cast<std::uint64_t>(f.depth + (grandchildren > 0 ? 2 : k > 0 ? 1 : 0));
+    if (deepest > rules_.stats.maxDepth) rules_.stats.maxDepth = deepest;
+    ++rules_.stats.backtracks;
+    if constexpr (requires { hooks_.afterBacktrack(*this); }) hooks_.afterBacktrack(*this);
   }
 
   // The generator contract, in checked builds (generator_check.hpp); nothing otherwise.

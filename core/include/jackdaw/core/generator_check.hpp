@@ -65,6 +65,13 @@ struct GeneratorCheck {
                std::to_string(taken + 1) + ": numChildren over-counts the children");
     }
   }
+  // countChildrenOfNext() said `counted` for child `index`, whose own generator, built, says `built`.
+  static void childCount(std::size_t counted, std::size_t built, std::size_t index) {
+    if constexpr (kCheckModels)
+      if (counted != built)
+        fail("countChildrenOfNext() = " + std::to_string(counted) + " for child " + std::to_string(index + 1) +
+             ", but that child's Generator has numChildren = " + std::to_string(built));
+  }
   // After `declared` calls of next(): the generator must have no more.
   static void atEnd(const G& g, std::size_t declared) {
     if constexpr (kCheckModels && knowsEnd)

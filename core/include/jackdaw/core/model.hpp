@@ -54,7 +54,10 @@ concept HasBound = requires(const typename M::Space& s, const typename M::Node& 
 // accumulate runs once for every visited node, the root included; it may take the Space too,
 // `accumulate(const Space&, const Node&)`, when the count needs the problem data.
 // Optionally `accumulateChildren(parent, n)`: count the n children of `parent` that lie at the
-// depth limit without building them (they would only be accumulated, never expanded).
+// depth limit without building them (they would only be accumulated, never expanded). And, with
+// it, `accumulateGrandchildren(parent, n)`: the n grandchildren of `parent` at the depth limit,
+// counted in bulk when the Generator can also say how many children its next child has without
+// building that child (`std::size_t countChildrenOfNext()`, which steps past it like next()).
 template <class E, class Node>
 concept Enumerator = std::default_initializable<E> && std::copy_constructible<E> &&
                      requires(E& e, const E& other, const Node& n) {
@@ -77,6 +80,16 @@ concept EnumeratorFor = Enumerator<E, Node> ||
 template <class E, class Node>
 concept CountsChildrenInBulk = requires(E& e, const Node& parent, std::size_t n) {
   e.accumulateChildren(parent, n);
+};
+
+template <class E, class Node>
+concept CountsGrandchildrenInBulk = CountsChildrenInBulk<E, Node> && requires(E& e, const Node& parent, std::size_t n) {
+  e.accumulateGrandchildren(parent, n);
+};
+
+template <class G>
+concept CountsChildrenOfNext = requires(G& g) {
+  { g.countChildrenOfNext() } -> std::convertible_to<std::size_t>;
 };
 
 namespace detail {

@@ -53,8 +53,8 @@ class NodeRules {
 
   // Every `every` visits on this worker, call fn(ctx); every == 0 or fn == nullptr: never. Set
   // while no task runs (a parallel skeleton sets it for SearchObserver::pulse). A plain function
-  // pointer, so a search without a pulse pays one predictable branch per node. Leaves counted in
-  // bulk (countsLeavesInBulk) are not visited one by one and do not advance it.
+  // pointer, so a search without a pulse pays one predictable branch per node. Nodes counted in
+  // bulk (countsLeavesInBulk, countsTwoLevelsInBulk) are not visited one by one and do not advance it.
   void setPulse(unsigned every, void (*fn)(void*), void* ctx) {
     pulseFn_ = every > 0 ? fn : nullptr;
     pulseCtx_ = ctx;
@@ -94,6 +94,15 @@ class NodeRules {
       return depth + 1 == maxDepth_;
     else
       return false;
+  }
+  // The model can count the two levels above the depth limit without building them: a node
+  // one more level up has its children and grandchildren counted at once.
+  static constexpr bool countsTwoLevels = isEnumeration<K> &&
+                                          CountsGrandchildrenInBulk<typename T::Enum, Node> &&
+                                          CountsChildrenOfNext<typename T::Generator>;
+  bool countsTwoLevelsInBulk(int depth) const {
+    if constexpr (countsTwoLevels) return depth + 2 == maxDepth_;
+    else return false;
   }
 
   typename T::Enum acc{};

@@ -54,6 +54,21 @@ struct Generator {
     return child;
   }
 
+  // How many children the next child has, without building it (the engine counts the last two
+  // levels of the tree this way); steps past that child like nextInto().
+  [[gnu::always_inline]] int countChildrenOfNext() {
+    int w = 0;
+    while (bits[w] == 0) ++w;
+    const int x = parent.c + 64 * w + std::countr_zero(bits[w]);
+    bits[w] &= bits[w] - 1;
+    if (parent.g + 1 >= Node<Size>::maxGenus) return 0;  // as the child's own Generator says
+    std::uint64_t grand[words];
+    Isa::childMaskWithout(parent, x, grand);
+    int n = 0;
+    for (int v = 0; v < words; ++v) n += std::popcount(grand[v]);
+    return n;
+  }
+
   const Node<Size>& parent;
   std::uint64_t bits[words];
   int numChildren = 0;
@@ -69,6 +84,9 @@ struct GenusCounts {
   // The children of `parent` at the depth limit, counted without being built.
   template <class N>
   void accumulateChildren(const N& parent, std::size_t k) { counts[parent.g + 1u] += k; }
+  // ... and its grandchildren.
+  template <class N>
+  void accumulateGrandchildren(const N& parent, std::size_t k) { counts[parent.g + 2u] += k; }
   void combine(const GenusCounts& o) {
     for (std::size_t i = 0; i < capacity; ++i) counts[i] += o.counts[i];
   }
