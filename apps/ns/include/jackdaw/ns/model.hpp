@@ -41,13 +41,7 @@ struct Generator {
 
   // The next generator x >= c, in increasing order, removed from the parent — written straight
   // into the engine's stack frame (no copy of the node).
-  [[gnu::always_inline]] void nextInto(Node<Size>& child) {
-    int w = 0;
-    while (bits[w] == 0) ++w;
-    const int x = parent.c + 64 * w + std::countr_zero(bits[w]);
-    bits[w] &= bits[w] - 1;
-    Isa::removeGenerator(parent, child, x);
-  }
+  [[gnu::always_inline]] void nextInto(Node<Size>& child) { Isa::removeGenerator(parent, child, takeNext()); }
   Node<Size> next() {
     Node<Size> child;
     nextInto(child);
@@ -57,16 +51,22 @@ struct Generator {
   // How many children the next child has, without building it (the engine counts the last two
   // levels of the tree this way); steps past that child like nextInto().
   [[gnu::always_inline]] int countChildrenOfNext() {
-    int w = 0;
-    while (bits[w] == 0) ++w;
-    const int x = parent.c + 64 * w + std::countr_zero(bits[w]);
-    bits[w] &= bits[w] - 1;
+    const int x = takeNext();
     if (parent.g + 1 >= Node<Size>::maxGenus) return 0;  // as the child's own Generator says
     std::uint64_t grand[words];
     Isa::childMaskWithout(parent, x, grand);
     int n = 0;
     for (int v = 0; v < words; ++v) n += std::popcount(grand[v]);
     return n;
+  }
+
+  // The next generator x >= c (the smallest left), taken off the mask.
+  [[gnu::always_inline]] int takeNext() {
+    int w = 0;
+    while (bits[w] == 0) ++w;
+    const int x = parent.c + 64 * w + std::countr_zero(bits[w]);
+    bits[w] &= bits[w] - 1;
+    return x;
   }
 
   const Node<Size>& parent;
