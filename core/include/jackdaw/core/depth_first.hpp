@@ -154,8 +154,7 @@ class DepthFirst {
           Check::atEnd(gen, k);
         }
         rules_.acc.accumulateChildren(f.node, k);
-        rules_.stats.addNodes(k);
-        if (k > 0 && static_cast<std::uint64_t>(f.depth + 1) > rules_.stats.maxDepth) rules_.stats.maxDepth = f.depth + 1;
+        countedInBulk(k, k > 0 ? f.depth + 1 : f.depth);
         return false;
       }
     }
@@ -163,6 +162,12 @@ class DepthFirst {
     f.remaining = static_cast<std::size_t>(f.gen->numChildren);
     f.declared = f.remaining;
     return true;
+  }
+
+  // Nodes counted without a visit each: the node total, and the deepest of them.
+  void countedInBulk(std::size_t nodes, int deepest) {
+    rules_.stats.addNodes(nodes);
+    if (static_cast<std::uint64_t>(deepest) > rules_.stats.maxDepth) rules_.stats.maxDepth = static_cast<std::uint64_t>(deepest);
   }
 
   bool spawnsChildrenOf(int depth) {
@@ -195,9 +200,7 @@ class DepthFirst {
     }
     rules_.acc.accumulateChildren(f.node, k);
     rules_.acc.accumulateGrandchildren(f.node, grandchildren);
-    rules_.stats.addNodes(k + grandchildren);
-    const auto deepest = static_cast<std::uint64_t>(f.depth + (grandchildren > 0 ? 2 : k > 0 ? 1 : 0));
-    if (deepest > rules_.stats.maxDepth) rules_.stats.maxDepth = deepest;
+    countedInBulk(k + grandchildren, f.depth + (grandchildren > 0 ? 2 : k > 0 ? 1 : 0));
     ++rules_.stats.backtracks;
     if constexpr (requires { hooks_.afterBacktrack(*this); }) hooks_.afterBacktrack(*this);
   }

@@ -36,7 +36,7 @@ struct Generator {
       return;
     }
     Isa::childMask(p, bits);
-    for (int w = 0; w < words; ++w) numChildren += std::popcount(bits[w]);
+    numChildren = ones(bits);
   }
 
   // The next generator x >= c, in increasing order, removed from the parent — written straight
@@ -55,8 +55,12 @@ struct Generator {
     if (parent.g + 1 >= Node<Size>::maxGenus) return 0;  // as the child's own Generator says
     std::uint64_t grand[words];
     Isa::childMaskWithout(parent, x, grand);
+    return ones(grand);
+  }
+
+  [[gnu::always_inline]] static int ones(const std::uint64_t (&mask)[words]) {
     int n = 0;
-    for (int v = 0; v < words; ++v) n += std::popcount(grand[v]);
+    for (int w = 0; w < words; ++w) n += std::popcount(mask[w]);
     return n;
   }
 
