@@ -166,6 +166,7 @@ void recordBoundRun(AppContext& ctx, TraceRecorder& trace, const typename M::Spa
   std::vector<std::string> notes;
   nlohmann::json extra = nlohmann::json::object();
   extra["answered_run"] = {{"nodes", answered.stats.nodes}, {"seconds", answered.seconds}};
+  ctx.log->info("trace: the first run (the answer) is done: {} nodes in {:.2f} s", answered.stats.nodes, answered.seconds);
   const bool parallel = skeletons::isParallel(ctx.opts.skeleton);
   std::vector<WorkerReport> reports;
   const auto options = [&](bool frozen) {
@@ -183,7 +184,10 @@ void recordBoundRun(AppContext& ctx, TraceRecorder& trace, const typename M::Spa
       const auto levels = parallel ? history.below(static_cast<double>(*answered.objective), maximise,
                                                    static_cast<std::size_t>(std::max(0, ctx.opts.traceLevels)))
                                    : std::vector<double>{};
-      for (double b : levels) {
+      for (std::size_t i = 0; i < levels.size(); ++i) {
+        const double b = levels[i];
+        // A recording runs the search 2 + N times; say which run the progress lines now count.
+        ctx.log->info("trace: recording level {} of {}, the incumbent frozen at {}", i + 1, levels.size(), b);
         trace.clear();
         auto p = params;
         p.initialBound = static_cast<Obj>(b);
@@ -208,6 +212,8 @@ void recordBoundRun(AppContext& ctx, TraceRecorder& trace, const typename M::Spa
     notes.push_back("Branch and bound: the first run found no optimum to give the recorded run as its bound; the "
                     "recorded run searched as the first did.");
   }
+  if (answered.objective && answered.complete())
+    ctx.log->info("trace: recording the run given the optimum {} as its bound", nlohmann::json(*answered.objective).dump());
   trace.clear();
   beginSearch<M>(space);
   const std::uint64_t cpu0 = threadCpuNs();
