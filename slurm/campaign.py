@@ -243,6 +243,8 @@ def extract(doc):
         "herding": herd.get("share_to_most_chosen", float("nan")),
         "seconds": float(doc["seconds"]),
         "nodes": doc.get("stats", {}).get("nodes", 0),
+        # simulated branch and bound with levels: tasks started in each tree, strongest bound first
+        "tasks_per_tree": doc.get("simulation", {}).get("incumbent", {}).get("tasks_started_per_tree", []),
         "steals": tot.get("steal_requests", 0),
         "failed_steals": tot.get("steals_failed", 0),
         "idle_pct": 100.0 * idle / (busy + idle) if busy + idle > 0 else 0.0,

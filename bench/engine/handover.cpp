@@ -1,68 +1,46 @@
 // handover: how long a oneTBB worker takes to start a task that a busy thread has just spawned,
-// with the threads free to run anywhere and with each pinned to its own core (--bind's way).
+// with the threads free to run anywhere and with each pinned to its own core (--bind).
 //
 //   handover --rounds 20 --handovers 8
 //
-// Each round is a fresh process (forked before oneTBB starts, as a search's process is new) that
-// builds a 2-thread arena (the caller and one oneTBB worker), then hands over one task at a time: the caller spawns it and spins until another thread has started it, then searches (spins)
-// for --busy-ms before the next, as a worker does between splits. The worker sleeps in between, so
-// each hand-over wakes it. Rounds alternate free and pinned. Printed per hand-over index: the median
-// and the maximum latency over the rounds, and the share over 1 ms. Needs 2 CPUs. Not a test.
+// Each round is a fresh process (forked before oneTBB starts, as a search's process is new) with a
+// 2-worker WorkerRuntime, the engine's own: the caller spawns one task, spins until the other worker
+// has started it, then searches (spins) for --busy-ms before the next, as a worker does between
+// splits. The other worker sleeps in between, so each hand-over wakes it. Rounds alternate free and
+// pinned (RuntimeOptions::bind). Printed per hand-over index: the median and the maximum latency
+// over the rounds, and how many took over 1 ms. Needs 2 CPUs. Not a test.
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <oneapi/tbb/task_arena.h>
-#include <oneapi/tbb/task_group.h>
-#include <oneapi/tbb/task_scheduler_observer.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <memory>
-#include <thread>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "jackdaw/core/cpu_set.hpp"
+#include "jackdaw/core/worker_runtime.hpp"
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Pins each thread that enters the arena to the core of its arena index, as WorkerRuntime's --bind.
-class Pin : public tbb::task_scheduler_observer {
- public:
-  explicit Pin(tbb::task_arena& a) : tbb::task_scheduler_observer(a) { observe(true); }
-  ~Pin() override { observe(false); }
-  void on_scheduler_entry(bool) override {
-    jackdaw::CpuSet::current().bindThisThread(tbb::this_task_arena::current_thread_index());
-  }
-  void on_scheduler_exit(bool isWorker) override {
-    if (!isWorker) jackdaw::CpuSet::current().unbindThisThread();
-  }
-};
-
 // One round: the latency of each hand-over, in microseconds.
 std::vector<double> round(bool pinned, int handovers, double busyMs) {
-  tbb::task_arena arena(2, 1);
-  arena.initialize();
-  std::unique_ptr<Pin> pin;
-  if (pinned) pin = std::make_unique<Pin>(arena);
+  jackdaw::WorkerRuntime rt({.threads = 2, .bind = pinned});
   std::vector<double> us;
-  tbb::task_group g;
-  arena.execute([&] {
+  rt.runAndWait([&] {
     for (int k = 0; k < handovers; ++k) {
       std::atomic<bool> started{false};
       Clock::time_point t1;
       const auto t0 = Clock::now();
-      g.run([&] {
+      rt.spawn([&] {
         t1 = Clock::now();
         started.store(true, std::memory_order_release);
       });
       while (!started.load(std::memory_order_acquire)) {}
-      g.wait();
       us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
       const auto until = Clock::now() + std::chrono::duration<double, std::milli>(busyMs);
       while (Clock::now() < until) {}

@@ -208,12 +208,11 @@ void recordBoundRun(AppContext& ctx, TraceRecorder& trace, const typename M::Spa
         "nodes a real run explores before it finds the optimum (the answered run visited " +
         std::to_string(answered.stats.nodes) + ")" +
         (trace.levels() > 0 ? "; the levels hold them." : ": a real run visits at least as many."));
+    ctx.log->info("trace: recording the run given the optimum {} as its bound", nlohmann::json(*answered.objective).dump());
   } else {
     notes.push_back("Branch and bound: the first run found no optimum to give the recorded run as its bound; the "
                     "recorded run searched as the first did.");
   }
-  if (answered.objective && answered.complete())
-    ctx.log->info("trace: recording the run given the optimum {} as its bound", nlohmann::json(*answered.objective).dump());
   trace.clear();
   beginSearch<M>(space);
   const std::uint64_t cpu0 = threadCpuNs();
