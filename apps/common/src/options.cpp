@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 
+#include "jackdaw/comm/cli_numbers.hpp"
 #include "jackdaw/core/errors.hpp"
 #include "jackdaw/app/app_skeletons.hpp"
 #include "jackdaw/skeletons/table.hpp"
@@ -182,6 +183,12 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
   app.add_option("--log-level", o.logLevel, "trace, debug, info, warn, error, off")
       ->capture_default_str()
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
+  app.add_option_function<std::string>(
+         "--memory-limit", [&o](const std::string& v) { o.memoryLimit = *comm::cli::parseBytes(v); },
+         "The most memory an instance, the timeline or other buffers may take per process (bytes, or with K, M, G, "
+         "T); a larger instance is refused before it is read into memory. Default: 3/4 of the memory this process "
+         "may use, here " + formatBytes(o.memoryLimit))
+      ->check(comm::cli::bytes(1ULL << 20, 1ULL << 50));
   app.add_option("--progress", o.progressSeconds, "Log a progress line every S seconds (0: never); shown at log level info, the default with it")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1e9));

@@ -11,6 +11,7 @@
 
 #include "jackdaw/comm/comm_thread.hpp"
 #include "jackdaw/comm/policy.hpp"
+#include "jackdaw/core/memory_budget.hpp"
 #include "jackdaw/core/work_rate.hpp"
 
 namespace jackdaw::app {
@@ -51,6 +52,7 @@ struct CommonOptions {
   std::uint64_t timelineCap = 1'000'000;  // --timeline-cap N: events kept per rank
   std::string traceFile;               // --trace FILE: the run's task tree (trace/, docs/simulation.md)
   int traceLevels = 2;                 // --trace-levels N: branch and bound, weaker incumbents recorded too
+  std::uint64_t memoryLimit = defaultMemoryLimitBytes();  // --memory-limit SIZE: readers and buffers refuse more
   unsigned testCommDelayUs = 0;        // TEST ONLY: random sleeps in the comm thread
   int testFailRank = -1;               // TEST ONLY: this rank fails as if it could not read its input
   int testLateStopRank = -1;           // TEST ONLY: with --checkpoint, this rank is interrupted just
