@@ -70,14 +70,22 @@ int runMain(int argc, char** argv, const std::string& name, const std::string& d
 int runMain(int argc, char** argv, const std::string& name, const std::string& description,
             const std::function<void(CLI::App&)>& setup, const std::function<int(AppContext&)>& body,
             const comm::PolicyRegistry& policies) {
+  // First, before MPI starts: a signal during start-up, parsing or reading ends the process with
+  // exit code 3 (signals.hpp); once the search runs, it stops the search cleanly.
+  AppContext ctx;
+  SignalStop signals(name, [&ctx](int sig) {
+    if (ctx.log) ctx.log->warn("signal {} received: stopping the search, the result will be partial", sig);
+    ctx.stop.request(StopReason::Interrupted);
+  });
+  ctx.signals = &signals;
   std::optional<comm::Runtime> mpi;
   try {
+    SignalStop::Deferred whileMpiStarts;
     mpi.emplace(argc, argv);
   } catch (const std::exception& e) {
     std::cerr << name << ": error: " << e.what() << "\n";
     return kFailure;
   }
-  AppContext ctx;
   ctx.name = name;
   ctx.rank = mpi->rank();
   ctx.size = mpi->size();
@@ -99,7 +107,7 @@ int runMain(int argc, char** argv, const std::string& name, const std::string& d
     return ctx.rank == 0 ? cli.exit(e) : 0;
   } catch (const CLI::ParseError& e) {
     // Every rank parses the same command line: one message, from rank 0.
-    if (ctx.rank == 0) std::cerr << name << ": error: " << e.what() << "\n(run with --help for the options)\n";
+    if (ctx.rank == 0) std::cerr << name << ": error: " << excerpt(e.what()) << "\n(run with --help for the options)\n";
     return kBadInput;
   }
   settleDefaults(cli, ctx.opts);
@@ -107,17 +115,17 @@ int runMain(int argc, char** argv, const std::string& name, const std::string& d
   const bool progressShown = ctx.opts.progressSeconds > 0 && cli.count("--log-level") == 0;
   ctx.log->set_level(progressShown ? spdlog::level::info : spdlog::level::from_str(ctx.opts.logLevel));
   ctx.log->debug("MPI thread level {}, {} rank(s)", comm::threadLevelName(mpi->threadLevel()), ctx.size);
-  // Slurm's time-limit signal (USR1), scancel's TERM and ^C stop the search cleanly: partial result.
-  SignalStop signals([&ctx](int sig) {
-    ctx.log->warn("signal {} received: stopping the search, the result will be partial", sig);
-    ctx.stop.request(StopReason::Interrupted);
-  });
   try {
     validate(ctx.opts);
+    // Every output is checked before any input is read or searched: a finished search is never
+    // marked failed for a path. Rank 0 writes them; a failure there reaches the other ranks
+    // through the collective set-up check (they wait for it in runSearch).
+    if (ctx.rank == 0 && !ctx.opts.statsFile.empty()) checkWritable(ctx.opts.statsFile, "--stats");
     // --trace: one rank, a writable FILE, checked before any input is read or searched.
     if (!ctx.opts.traceFile.empty()) ctx.trace = std::make_shared<TraceRecorder>(ctx);
     if (!ctx.opts.checkpointDir.empty() || !ctx.opts.resumeDir.empty()) ctx.identity = searchIdentity(name, appOptions(cli, common));
     const int code = body(ctx);
+    signals.finishing();
     // An app that ended without finish(): the trace of its last search, without its answer.
     if (ctx.trace && !ctx.trace->written() && ctx.lastRun.ran)
       ctx.trace->write(ctx, nullptr, ctx.lastRun.stats, ctx.lastRun.seconds, ctx.lastRun.stop);

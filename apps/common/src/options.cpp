@@ -12,6 +12,8 @@
 
 namespace jackdaw::app {
 
+namespace cli = comm::cli;
+
 namespace {
 // "auto", or a whole number in [lo, hi].
 template <class T>
@@ -19,8 +21,8 @@ CLI::Validator autoOr(T lo, T hi) {
   return CLI::Validator(
       [lo, hi](std::string& v) -> std::string {
         if (v == "auto") return {};
-        T x{};
-        if (!CLI::detail::lexical_cast(v, x) || x < lo || x > hi)
+        const auto x = cli::parseWhole<T>(v);
+        if (!x || *x < lo || *x > hi)
           return "must be auto or a whole number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
         return {};
       },
@@ -34,7 +36,7 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
       ->check(CLI::IsMember(skeletons::names<AppSkeletons>()));
   app.add_option("--threads", o.threads, "Workers per rank (0: one per CPU the process may use)")
       ->capture_default_str()
-      ->check(CLI::Range(0, 4096));
+      ->check(cli::whole(0, 4096));
   app.add_flag("--bind", o.bind, "Pin each worker thread to its own core of the process's CPU set");
   std::string policyHelp = "Victim policy for stealing between ranks:";
   for (const auto& s : policies.specs()) policyHelp += "\n  " + s.name + ": " + s.summary;
@@ -47,7 +49,7 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
       ->check(CLI::IsMember({"all", "sample"}));
   app.add_option("--board-sample", o.boardSample, "--board sample: ranks whose records a thief reads per choice")
       ->capture_default_str()
-      ->check(CLI::Range(1, 1 << 20));
+      ->check(cli::whole(1, 1 << 20));
   app.add_option("--doorbell", o.doorbell,
                  "Thieves ring the victim's doorbell (one one-sided accumulate) so its workers wake its comm thread "
                  "at once (true/false)")
@@ -56,30 +58,30 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
     o.policyParams[p.flag] = p.defaultValue;
     app.add_option(p.flag, o.policyParams[p.flag], p.help)
         ->capture_default_str()
-        ->check(CLI::Range(p.lo, p.hi))
+        ->check(cli::real(p.lo, p.hi))
         ->group("Policy constants");
   }
   // (3.1) lives in core's worker accounting, not in a policy, so its constants are listed here.
   app.add_option("--rate-weight-new", o.workRate.weightNew, "work rate (3.1): weight of the newest idle/work cycle")
-      ->capture_default_str()->check(CLI::NonNegativeNumber)->group("Policy constants");
+      ->capture_default_str()->check(cli::real(0.0, 1e9))->group("Policy constants");
   app.add_option("--rate-weight-old", o.workRate.weightOld, "work rate (3.1): weight of the previous rate")
-      ->capture_default_str()->check(CLI::NonNegativeNumber)->group("Policy constants");
+      ->capture_default_str()->check(cli::real(0.0, 1e9))->group("Policy constants");
   app.add_option("--rate-log-offset", o.workRate.logBase, "work rate (3.1): constant inside both ln()")
-      ->capture_default_str()->check(CLI::PositiveNumber)->group("Policy constants");
+      ->capture_default_str()->check(cli::real(1e-12, 1e9))->group("Policy constants");
   app.add_option("--slow-ranks", o.slowRanks,
                  "Contention experiments: comma-separated ranks made slower (every task is followed by "
                  "(slowdown - 1) x its own time of busy work)")
       ->group("Experiments");
   app.add_option("--slowdown", o.slowdown, "Factor by which --slow-ranks are slower")
       ->capture_default_str()
-      ->check(CLI::Range(1.0, 1000.0))
+      ->check(cli::real(1.0, 1000.0))
       ->group("Experiments");
   app.add_option("--watchdog", o.watchdogSeconds,
                  "Abort the whole job, naming the rank, when a rank's comm thread has sent no heartbeat for S "
                  "seconds (a rank stopped, swapped out or cut off); 0: off. A long node expansion does not count "
                  "as silence")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 1e6));
+      ->check(cli::real(0.0, 1e6));
   app.add_option("--checkpoint", o.checkpointDir,
                  "On SIGUSR1/SIGTERM/SIGINT save the unexplored work, the partial result and the incumbent in this "
                  "folder (one file per rank and a manifest, replaced atomically); continue later with --resume")
@@ -88,7 +90,7 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
                  "Also save a checkpoint every S seconds (the search pauses on every rank to write it); 0: only on a "
                  "signal")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 1e9))
+      ->check(cli::real(0.0, 1e9))
       ->group("Checkpoint");
   app.add_option("--resume", o.resumeDir,
                  "Continue the search saved in this folder, on any number of ranks and workers and with any parallel "
@@ -102,7 +104,7 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
   app.add_option("--timeline-cap", o.timelineCap,
                  "Events kept per rank (about 40 bytes each in memory); past it the timeline says where it stops")
       ->capture_default_str()
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 32))
+      ->check(cli::whole(std::uint64_t{1}, std::uint64_t{1} << 32))
       ->group("Timeline");
   app.add_option("--trace", o.traceFile,
                  "Record the task tree of the run to this file (for jackdaw-sim): every task's parent, spawn point, "
@@ -114,7 +116,7 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
                  "ones the first run improved through, each frozen for a whole run), so that jackdaw-sim can replay "
                  "when the optimum reaches each rank. Each level is one more search, slower the weaker its bound; 0: none")
       ->capture_default_str()
-      ->check(CLI::Range(0, 8))
+      ->check(cli::whole(0, 8))
       ->group("Trace");
   app.add_option("--test-comm-delay-us", o.testCommDelayUs, "TEST ONLY: random comm-thread delays up to N us")
       ->group("");
@@ -130,7 +132,7 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
          "-d,--spawn-depth",
          [&o](const std::string& v) {
            o.spawnDepthAuto = v == "auto";
-           if (!o.spawnDepthAuto) o.spawnDepth = static_cast<int>(std::stol(v));
+           if (!o.spawnDepthAuto) o.spawnDepth = *cli::parseWhole<int>(v);
          },
          "depth_bounded/ordered: nodes above this depth become tasks. auto (depth_bounded): start at " +
              std::to_string(kAutoStartDepth) +
@@ -144,7 +146,7 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
          "-b,--budget",
          [&o](const std::string& v) {
            o.budgetAuto = v == "auto";
-           if (!o.budgetAuto) o.budget = std::stoull(v);
+           if (!o.budgetAuto) o.budget = *cli::parseWhole<std::uint64_t>(v);
          },
          "budget: backtracks before unexplored siblings are split off; auto: each worker picks it so that the work "
          "between two splits lasts --task-target-ms. Default: auto, " +
@@ -155,7 +157,7 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
   app.add_option("--task-target-ms", o.taskTargetMs,
                  "-d auto / -b auto: how long a worker keeps its work before it splits some off (milliseconds)")
       ->capture_default_str()
-      ->check(CLI::Range(0.001, 1e6));
+      ->check(cli::real(0.001, 1e6));
   app.add_flag("--chunked", o.chunked, "stack_stealing: hand over a whole level instead of one node");
   app.add_option("--steal", o.steal,
                  "Between ranks: a victim gives half its spare tasks, shallowest first (half), or one task per steal "
@@ -166,7 +168,7 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
                  "Between ranks, at start-up: each rank's first request goes to its parent in a tree of ranks of this "
                  "arity, which answers once it has spare work (0 = off: every rank steals by its policy from the start)")
       ->capture_default_str()
-      ->check(CLI::Range(0, 1 << 20));
+      ->check(cli::whole(0, 1 << 20));
   app.add_option("--seed-redirect", o.seedRedirect,
                  "--seed-tree: a refused seed request names the victim's own parent and the rank asks there next "
                  "(on), or the refusal ends its seed phase (off)")
@@ -176,22 +178,24 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
                  "Between ranks: the longest a rank waits after refused steals before it asks again (µs; the wait "
                  "doubles from 20 µs up to this)")
       ->capture_default_str()
-      ->check(CLI::Range(1.0, 1e9));
+      ->check(cli::real(1.0, 1e9));
   app.add_flag("--discrepancy", o.discrepancy, "ordered: run tasks in discrepancy order");
   app.add_option("--stats", o.statsFile, "Write full statistics as JSON to this file");
-  app.add_option("--seed", o.seed, "Seed for randomised choices (victim selection)")->capture_default_str();
+  app.add_option("--seed", o.seed, "Seed for randomised choices (victim selection)")
+      ->capture_default_str()
+      ->check(cli::whole(std::uint64_t{0}, UINT64_MAX));
   app.add_option("--log-level", o.logLevel, "trace, debug, info, warn, error, off")
       ->capture_default_str()
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
   app.add_option_function<std::string>(
-         "--memory-limit", [&o](const std::string& v) { o.memoryLimit = *comm::cli::parseBytes(v); },
+         "--memory-limit", [&o](const std::string& v) { o.memoryLimit = *cli::parseBytes(v); },
          "The most memory an instance, the timeline or other buffers may take per process (bytes, or with K, M, G, "
          "T); a larger instance is refused before it is read into memory. Default: 3/4 of the memory this process "
          "may use, here " + formatBytes(o.memoryLimit))
-      ->check(comm::cli::bytes(1ULL << 20, 1ULL << 50));
+      ->check(cli::bytes(1ULL << 20, 1ULL << 50));
   app.add_option("--progress", o.progressSeconds, "Log a progress line every S seconds (0: never); shown at log level info, the default with it")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 1e9));
+      ->check(cli::real(0.0, 1e9));
 }
 
 void settleDefaults(const CLI::App& app, CommonOptions& o) {
@@ -243,16 +247,9 @@ std::vector<int> parseRankList(const std::string& list, int size) {
   while (pos <= list.size() && !list.empty()) {
     const std::size_t comma = list.find(',', pos);
     const std::string item = list.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-    int r = -1;
-    try {
-      std::size_t used = 0;
-      r = std::stoi(item, &used);
-      if (used != item.size()) r = -1;
-    } catch (const std::exception&) {
-      r = -1;
-    }
+    const int r = cli::parseWhole<int>(item).value_or(-1);
     if (r < 0 || r >= size)
-      throw InputError("--slow-ranks: '" + item + "' is not a rank of this job (0.." + std::to_string(size - 1) + ")");
+      throw InputError("--slow-ranks: '" + excerpt(item, 40) + "' is not a rank of this job (0.." + std::to_string(size - 1) + ")");
     out.push_back(r);
     if (comma == std::string::npos) break;
     pos = comma + 1;

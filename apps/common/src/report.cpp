@@ -1,5 +1,12 @@
 #include "jackdaw/app/report.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
 #include <algorithm>
 #include <chrono>
 #include <ctime>
@@ -138,6 +145,18 @@ std::string utcTimestamp() {
   char b[32];
   std::strftime(b, sizeof b, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return b;
+}
+
+void checkWritable(const std::string& path, const std::string& option) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    throw InputError(option + " " + path + ": this is a folder, not a file");
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NONBLOCK, 0644);
+  const bool created = fd >= 0;
+  if (!created && errno == EEXIST) fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) throw InputError(option + " " + path + ": cannot write this file (" + std::strerror(errno) + ")");
+  ::close(fd);
+  if (created) ::unlink(path.c_str());
 }
 
 void writeStats(const AppContext& ctx, const nlohmann::json& doc) {

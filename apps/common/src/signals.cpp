@@ -1,34 +1,74 @@
 #include "jackdaw/app/signals.hpp"
 
-#include <csignal>
+#include <pthread.h>
+#include <unistd.h>
+
 #include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 
 namespace jackdaw::app {
 
 namespace {
-// The one piece of process-global state: a signal handler can reach nothing else.
+enum Phase : int { kSetUp = 0, kSearching = 1, kFinishing = 2 };
+
+// The process-global state a signal handler can reach: lock-free atomics and a message prepared
+// before any signal can arrive.
 std::atomic<int> gSignal{0};
+std::atomic<int> gPhase{kFinishing};
 std::atomic<bool> gInstalled{false};
+char gSetUpMessage[256];
+std::size_t gSetUpMessageLength = 0;
 static_assert(std::atomic<int>::is_always_lock_free, "a signal handler may only touch lock-free atomics");
 
 extern "C" void onSignal(int sig) {
-  int expected = 0;
-  gSignal.compare_exchange_strong(expected, sig);
+  switch (gPhase.load()) {
+    case kSetUp:
+      // Nothing has been searched: end now. write and _exit are async-signal-safe.
+      if (gSetUpMessageLength > 0) {
+        const ssize_t n = ::write(STDERR_FILENO, gSetUpMessage, gSetUpMessageLength);
+        (void)n;
+      }
+      ::_exit(3);
+    case kSearching: {
+      int expected = 0;
+      gSignal.compare_exchange_strong(expected, sig);
+      return;
+    }
+    default:
+      return;
+  }
 }
 
 constexpr int kSignals[] = {SIGUSR1, SIGTERM, SIGINT};
+
+// The launchers' rank variables: only the first rank of a job prints the set-up line.
+bool firstRank() {
+  for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"})
+    if (const char* v = std::getenv(var)) return std::strcmp(v, "0") == 0;
+  return true;
+}
 }  // namespace
 
-SignalStop::SignalStop(std::function<void(int)> onSignal) : onSignal_(std::move(onSignal)) {
+SignalStop::SignalStop(const std::string& name, std::function<void(int)> onSignal) : onSignal_(std::move(onSignal)) {
   if (gInstalled.exchange(true)) throw std::logic_error("only one SignalStop may exist at a time");
+  const std::string line = name + ": interrupted by a signal before the search started; nothing was searched (exit code 3)\n";
+  gSetUpMessageLength = firstRank() ? line.copy(gSetUpMessage, sizeof gSetUpMessage - 1) : 0;
   gSignal.store(0);
+  gPhase.store(kSetUp);
   struct sigaction sa {};
   sa.sa_handler = jackdaw::app::onSignal;
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = SA_RESTART;
   for (int s : kSignals) sigaction(s, &sa, nullptr);
   watcher_ = std::thread([this] {
+    // The handler runs on another thread (the main thread while it sets up), never on this one.
+    sigset_t set;
+    sigemptyset(&set);
+    for (int s : kSignals) sigaddset(&set, s);
+    pthread_sigmask(SIG_BLOCK, &set, nullptr);
     while (!quit_.load(std::memory_order_acquire)) {
       if (const int s = gSignal.load(std::memory_order_acquire); s != 0) {
         onSignal_(s);
@@ -40,14 +80,27 @@ SignalStop::SignalStop(std::function<void(int)> onSignal) : onSignal_(std::move(
 }
 
 SignalStop::~SignalStop() {
+  finishing();
   quit_.store(true, std::memory_order_release);
   watcher_.join();
-  struct sigaction sa {};
-  sa.sa_handler = SIG_DFL;
-  sigemptyset(&sa.sa_mask);
-  for (int s : kSignals) sigaction(s, &sa, nullptr);
   gInstalled.store(false);
 }
+
+SignalStop::Deferred::Deferred() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int s : kSignals) sigaddset(&set, s);
+  pthread_sigmask(SIG_BLOCK, &set, &saved_);
+}
+
+SignalStop::Deferred::~Deferred() { pthread_sigmask(SIG_SETMASK, &saved_, nullptr); }
+
+void SignalStop::searching() {
+  int expected = kSetUp;
+  gPhase.compare_exchange_strong(expected, kSearching);
+}
+
+void SignalStop::finishing() { gPhase.store(kFinishing); }
 
 int SignalStop::received() const { return gSignal.load(std::memory_order_acquire); }
 

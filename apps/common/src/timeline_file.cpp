@@ -11,7 +11,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "jackdaw/app/report.hpp"
 #include "jackdaw/core/errors.hpp"
+#include "jackdaw/core/memory_budget.hpp"
 #include "jackdaw/distributed/comm_timeline.hpp"
 
 namespace jackdaw::app {
@@ -183,8 +185,12 @@ std::string traceEventsOfRank(int rank, int workers, const std::vector<TimelineE
 RunTimeline::RunTimeline(AppContext& ctx) : ctx_(ctx) {
   const auto& o = ctx.opts;
   if (o.timelineFile.empty()) return;
-  if (ctx.rank == 0 && !std::ofstream(o.timelineFile, std::ios::app))
-    throw InputError("--timeline " + o.timelineFile + ": cannot write this file");
+  if (ctx.rank == 0) checkWritable(o.timelineFile, "--timeline");
+  // Up to the cap, each rank keeps its events; rank 0 then holds every rank's and writes each as
+  // about 200 bytes of JSON. A cap the machine cannot hold is refused now, not by bad_alloc later.
+  const std::uint64_t perEvent = sizeof(TimelineEvent) + (ctx.rank == 0 ? static_cast<std::uint64_t>(ctx.size) * 240 : 0);
+  requireMemory(saturatingMul(o.timelineCap, perEvent), o.memoryLimit,
+                "--timeline-cap " + std::to_string(o.timelineCap) + ": a full timeline");
   tl_ = std::make_unique<Timeline>(TimelineOptions{static_cast<std::size_t>(o.timelineCap)});
   observer_ = std::make_unique<TimelineObserver>(*tl_);
   comm_ = std::make_unique<distributed::CommTimeline>(*tl_);

@@ -71,7 +71,7 @@ TraceRecorder::TraceRecorder(const AppContext& ctx) : file_(ctx.opts.traceFile),
     throw InputError("--trace records on one rank only (this job has " + std::to_string(ctx.size) +
                      "): the task tree of budget and depth_bounded does not depend on the ranks, so record on one "
                      "rank and replay the trace on as many simulated ranks as you like");
-  if (ctx.rank == 0 && !std::ofstream(file_, std::ios::app)) throw InputError("--trace " + file_ + ": cannot write this file");
+  if (ctx.rank == 0) checkWritable(file_, "--trace");
 }
 
 void TraceRecorder::taskSpawned(const TaskSpawn& s) {

@@ -14,6 +14,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <optional>
@@ -74,10 +75,9 @@ template <class T>
 std::string rangeText(T lo, T hi) {
   if constexpr (std::is_floating_point_v<T>) {
     const auto f = [](T v) {
-      std::string t = std::to_string(v);
-      t.erase(t.find_last_not_of('0') + 1);
-      if (!t.empty() && t.back() == '.') t.pop_back();
-      return t;
+      char b[32];
+      std::snprintf(b, sizeof b, "%.6g", static_cast<double>(v));
+      return std::string(b);
     };
     return "[" + f(lo) + ", " + f(hi) + "]";
   } else {

@@ -45,7 +45,7 @@ struct PolicyParam {
   double defaultValue = 0.0;
   std::string help;
   double lo = 0.0;  // accepted range, checked where the flag is parsed
-  double hi = std::numeric_limits<double>::max();
+  double hi = 1e12;
 };
 
 // What a policy is built with.

@@ -29,6 +29,7 @@
 namespace jackdaw::app {
 
 class TraceRecorder;  // trace_file.hpp
+class SignalStop;     // signals.hpp
 
 // Exit codes shared by every app (documented in the README).
 enum ExitCode : int {
@@ -53,6 +54,7 @@ struct AppContext {
   bool setupChecked = false;        // runSearch passed the collective set-up check
   nlohmann::json distributed;       // rank 0: the "distributed" section of --stats
   StopFlag stop;                    // set by SIGUSR1 / SIGTERM / SIGINT: the search stops, partial
+  SignalStop* signals = nullptr;    // runMain's: runSearch says when the search starts (signals.hpp)
   LiveNodes live;                   // nodes of the running search, for --progress
   std::vector<std::string> argv;    // the exact command line (for --stats)
   const comm::PolicyRegistry* policies = nullptr;  // what --policy can name (set by runMain)

@@ -31,6 +31,10 @@ nlohmann::json distributedJson(const distributed::Report& report, int ranks);
 // Now in UTC, as "2026-11-24T12:00:00Z" (when a checkpoint or a trace was written).
 std::string utcTimestamp();
 
+// An InputError naming `option` unless `path` can be written (it may exist: it is not changed;
+// if it does not, it is not left behind). Checked at start-up for every output file.
+void checkWritable(const std::string& path, const std::string& option);
+
 // Writes the document if --stats was given; an unwritable path is an InputError.
 void writeStats(const AppContext& ctx, const nlohmann::json& doc);
 

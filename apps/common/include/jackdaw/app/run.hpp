@@ -30,6 +30,7 @@
 #include "jackdaw/app/main.hpp"
 #include "jackdaw/app/progress.hpp"
 #include "jackdaw/app/report.hpp"
+#include "jackdaw/app/signals.hpp"
 #include "jackdaw/app/slow_rank.hpp"
 #include "jackdaw/app/timeline_file.hpp"
 #include "jackdaw/app/trace_file.hpp"
@@ -256,6 +257,8 @@ SearchResult<M, K> runChecked(AppContext& ctx, const typename M::Space& space, t
   if (timeline.on()) observers.push_back(timeline.observer());  // last: a task's span includes the slow-down
   const skeletons::Settings settings = skeletonSettings(ctx, &reports, observers);
   timeline.align();
+  // From here a signal stops the search cleanly (partial result, checkpoint) instead of the process.
+  if (ctx.signals) ctx.signals->searching();
   GrainCheck grain;
   for (;;) {
     // The library call, one per leg: on one rank it runs the search here, on several it spans

@@ -1,28 +1,54 @@
-// Turns SIGUSR1 / SIGTERM / SIGINT into a clean stop of the running search.
+// Turns SIGUSR1 / SIGTERM / SIGINT into a clean stop, from an app's first instruction to its exit.
 //
-//   SignalStop guard([&](int sig) { stop.request(StopReason::Interrupted); });
+//   SignalStop signals("maxclique", [&](int sig) { stop.request(StopReason::Interrupted); });
+//   ... parse, read the input, set up ...     // a signal now: exit code 3 at once, one line
+//   signals.searching();                      // a signal now: the callback, once; the search stops
+//   ...                                       //   on every worker and reports what it found, partial
+//   signals.finishing();                      // a signal now: ignored, the run's exit code stands
 //
-// Slurm sends USR1 before a job's time limit (#SBATCH --signal=B:USR1@60) and TERM on scancel;
-// the search then stops on every worker, and the app reports what it found so far as partial.
-// The handler only stores the signal number in a lock-free atomic (all a handler may safely do);
-// a watcher thread polls it every 20 ms and calls the callback once, outside signal context.
+// Slurm sends USR1 before a job's time limit (#SBATCH --signal=B:USR1@60) and TERM on scancel.
+// Before the search starts nothing can be lost, so the process ends at once, whatever it is doing
+// (reading a large file, waiting in MPI_Init), with exit code 3: the job script requeues it. Once
+// the search runs, the handler only stores the signal number in a lock-free atomic (all a handler
+// may safely do) and a watcher thread calls the callback outside signal context. The handlers stay
+// installed until the process exits, so a second ^C during shutdown (while a checkpoint is written
+// or MPI finalises) cannot kill the process with 130 or 143 instead of the run's own exit code.
 // One SignalStop may exist at a time (POSIX signal dispositions are per process).
 #pragma once
 
+#include <signal.h>
+
 #include <atomic>
 #include <functional>
+#include <string>
 #include <thread>
 
 namespace jackdaw::app {
 
 class SignalStop {
  public:
-  explicit SignalStop(std::function<void(int)> onSignal);
-  ~SignalStop();
+  SignalStop(const std::string& name, std::function<void(int)> onSignal);
+  ~SignalStop();  // leaves the handlers installed, ignoring signals
   SignalStop(const SignalStop&) = delete;
   SignalStop& operator=(const SignalStop&) = delete;
 
-  int received() const;  // the signal that arrived, or 0
+  // While one lives, this thread holds the signals back (they arrive when it ends): for MPI_Init,
+  // whose helper processes and threads would complain of a process that vanished inside it, and
+  // whose threads inherit the mask and so leave the signals to the app's own threads.
+  class Deferred {
+   public:
+    Deferred();
+    ~Deferred();
+    Deferred(const Deferred&) = delete;
+    Deferred& operator=(const Deferred&) = delete;
+
+   private:
+    sigset_t saved_;
+  };
+
+  void searching();  // from now on a signal stops the search (the callback) instead of the process
+  void finishing();  // from now on signals are ignored
+  int received() const;  // the signal that stopped the search, or 0
 
  private:
   std::function<void(int)> onSignal_;

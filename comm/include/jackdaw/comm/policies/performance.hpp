@@ -48,7 +48,7 @@ class PerformancePolicy final : public VictimPolicy {
     double backoffMs = 1;
     template <class F>
     void visit(F&& f) {
-      constexpr double kMax = std::numeric_limits<double>::max();
+      constexpr double kMax = 1e9;  // ms: about eleven days, past any run
       score.visit(f);
       f("--perf-wait-initial-ms", waitInitialMs, "performance: initial automatic refresh interval (ms)", 0.0, kMax);
       f("--perf-wait-step-up-ms", waitStepUpMs, "performance: interval increase after a refresh that found a target (ms)", 0.0, kMax);

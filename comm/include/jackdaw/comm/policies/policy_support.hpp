@@ -27,9 +27,8 @@ struct ScoreParams {
   template <class F>
   void visit(F&& f) {
     f("--perf-alpha", alpha, "score: weight of a new delay sample in (3.2) (old keeps 1-alpha)", 0.0, 1.0);
-    f("--perf-log-offset", logOffset, "score: constant inside ln() of (3.2)", std::numeric_limits<double>::min(),
-      std::numeric_limits<double>::max());
-    f("--perf-min-rate", minRate, "score: floor on a rank's work rate in (3.3)", 0.0, std::numeric_limits<double>::max());
+    f("--perf-log-offset", logOffset, "score: constant inside ln() of (3.2)", std::numeric_limits<double>::min(), 1e12);
+    f("--perf-min-rate", minRate, "score: floor on a rank's work rate in (3.3)", 0.0, 1e12);
   }
 };
 
