@@ -2,7 +2,8 @@
 # The sanitizer builds: an AddressSanitizer+UndefinedBehaviorSanitizer build and a ThreadSanitizer
 # build of the engine, the readers and the app stack, each running the tests labelled "sanitize"
 # (core and stop rules, the pulse hook, the timeline recorder, every skeleton on toy models, the MPI-free engine, the reader mutation
-# test, a 2-rank search with and without --timeline, a model throwing on 1-4 ranks). Any finding fails the run.
+# test, a 2-rank search with and without --timeline, a model throwing on 1-4 ranks), and the tests
+# labelled with the build's own name (asan: the option fuzz of the app frame). Any finding fails the run.
 # Run by scripts/test.sh before the main suite; alone: scripts/sanitizers.sh [asan] [tsan]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,5 +23,5 @@ for kind in "${kinds[@]}"; do
   echo "== $kind: building ${targets[*]} in $dir" >&2
   cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$flag" -DJACKDAW_BUILD_BENCH=OFF >/dev/null
   cmake --build "$dir" --target "${targets[@]}"
-  ctest --test-dir "$dir" -L sanitize --output-on-failure --timeout 900 -j "$(nproc)"
+  ctest --test-dir "$dir" -L "sanitize|$kind" --output-on-failure --timeout 900 -j "$(nproc)"
 done

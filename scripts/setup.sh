@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Jackdaw needs (only the missing ones), then configures and builds.
-# Used by both README commands. Environment: BUILD_DIR (default: build), CMAKE_ARGS (extra flags).
+# Used by both README commands. Environment: BUILD_DIR (default: build), CMAKE_ARGS (extra flags),
+# BUILD_TARGETS (space-separated targets to build; default: everything).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,4 +30,5 @@ fi
 BUILD_DIR="${BUILD_DIR:-build}"
 # shellcheck disable=SC2086
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release ${CMAKE_ARGS:-} >/dev/null
-cmake --build "$BUILD_DIR"
+# shellcheck disable=SC2086
+cmake --build "$BUILD_DIR" ${BUILD_TARGETS:+--target $BUILD_TARGETS}
