@@ -24,12 +24,15 @@
       (header, summary table, every plot embedded) to open offline.
 
 The same commands work on a laptop (mpirun) and inside a Slurm allocation (srun --mpi=pmix).
+Every argument is checked before the first run starts (policies against the program's --help,
+SIM-ARGS by the simulator's --info): a bad one is one message and exit 2.
 """
 import argparse
 import csv
 import json
 import math
 import os
+import re
 import shlex
 import shutil
 import statistics
@@ -39,6 +42,105 @@ import time
 from collections import defaultdict
 
 MANIFEST_FIELDS = ["id", "mode", "ranks", "threads", "policy", "rep", "exit", "wall_seconds", "dir", "command"]
+MODES = ("isolated", "slow", "simultaneous")
+# The runtime's built-in victim policies (comm::PolicyRegistry::builtin()). A campaign takes the
+# policies from its program's --help; this list stands in only where the --help does not list them.
+# tests/slurm/test_campaign_arguments.py checks it against jackdaw-sim's --help.
+KNOWN_POLICIES = ("random", "performance", "proportional", "twochoice")
+BAD_INPUT = 2
+
+
+# ----------------------------------------------------------------------------------------- arguments
+class Parser(argparse.ArgumentParser):
+    """argparse with a bad argument as one line on stderr (no usage block) and exit 2."""
+
+    def error(self, message):
+        sys.stderr.write(f"{self.prog}: error: {message}\n")
+        sys.exit(BAD_INPUT)
+
+
+def bad(message):
+    """Bad input found after parsing: one line, exit 2, before anything has run."""
+    sys.stderr.write(f"campaign {' '.join(sys.argv[1:2])}: error: {message}\n")
+    sys.exit(BAD_INPUT)
+
+
+def whole(lo, hi):
+    """An argparse type: a plain decimal whole number in [lo, hi]."""
+    def parse(text):
+        if not re.fullmatch(r"-?[0-9]+", text) or not lo <= int(text) <= hi:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a whole number in [{lo}, {hi}]")
+        return int(text)
+    return parse
+
+
+def real(lo, hi, above=False):
+    """An argparse type: a finite plain decimal number in [lo, hi] (in (lo, hi] with above)."""
+    def parse(text):
+        ok = re.fullmatch(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?", text)
+        v = float(text) if ok else math.nan
+        if not (math.isfinite(v) and lo <= v <= hi and (v > lo or not above)):
+            raise argparse.ArgumentTypeError(f"'{text}' is not a number in {'(' if above else '['}{lo:g}, {hi:g}]")
+        return v
+    return parse
+
+
+def listed(item, what):
+    """An argparse type: a comma-separated list of `item`s, none twice."""
+    def parse(text):
+        values = [item(part) for part in text.split(",")]
+        twice = sorted({str(v) for v in values if values.count(v) > 1})
+        if twice:
+            raise argparse.ArgumentTypeError(f"{', '.join(twice)} given twice")
+        return values
+    parse.__name__ = what
+    return parse
+
+
+def name(text):
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+", text):
+        raise argparse.ArgumentTypeError(f"'{text}' is not a name")
+    return text
+
+
+def mode(text):
+    if text not in MODES:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a mode ({', '.join(MODES)})")
+    return text
+
+
+def policies_of(program):
+    """The policies `program` offers, from its --help's --policy line (CLI11 writes TEXT:{a,b,...});
+    None if it does not say. The program runs outside any Slurm job step (an app's --help starts
+    MPI on its own, as a singleton)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SLURM_", "PMIX_", "PMI_"))}
+    try:
+        p = subprocess.run([program, "--help"], capture_output=True, text=True, timeout=60, env=env,
+                           stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    m = re.search(r"--policy\s+TEXT:\{([^}]*)\}", p.stdout)
+    return m.group(1).split(",") if m else None
+
+
+def check_common(args, program):
+    """What run and simulate share: the policies are the program's, the seeds fit, --out can be
+    made. Called before anything runs; makes --out."""
+    offered = policies_of(program) or list(KNOWN_POLICIES)
+    unknown = [p for p in args.policies if p not in offered]
+    if unknown:
+        bad(f"--policies: {', '.join(unknown)}: not a policy of {os.path.basename(program)} "
+            f"(its policies: {', '.join(offered)})")
+    if args.seed + args.reps - 1 > 2**64 - 1:
+        bad(f"--seed {args.seed} with --reps {args.reps}: the last seed passes 2^64 - 1")
+    if os.path.exists(args.out) and not os.path.isdir(args.out):
+        bad(f"--out {args.out}: exists and is not a folder")
+    try:
+        os.makedirs(args.out, exist_ok=True)
+    except OSError as e:
+        bad(f"--out {args.out}: cannot make this folder ({e.strerror})")
+    if not os.access(args.out, os.W_OK | os.X_OK):
+        bad(f"--out {args.out}: cannot write in this folder")
 
 
 # ----------------------------------------------------------------------------------------------- run
@@ -68,7 +170,7 @@ def start_run(args, out, run_id, mode, ranks, policy, rep):
         "--policy", policy, "--threads", str(args.threads),
         "--seed", str(args.seed + rep), "--stats", os.path.join(rdir, "stats.json")]
     if mode == "slow":
-        slow = ",".join(r for r in args.slow_ranks.split(",") if int(r) < ranks)
+        slow = ",".join(str(r) for r in args.slow_ranks if r < ranks)
         cmd += ["--slow-ranks", slow, "--slowdown", str(args.slowdown)]
     with open(os.path.join(rdir, "command"), "w") as f:
         f.write(shlex.join(cmd) + "\n")
@@ -100,14 +202,17 @@ def finish_run(run, timeout, writer, manifest):
 
 
 def cmd_run(args):
-    if not args.app:
-        sys.exit("campaign run: give the app and its arguments after --")
-    if args.app[0] == "--":
+    if args.app[:1] == ["--"]:
         args.app = args.app[1:]
-    if shutil.which(args.app[0]) is None and not os.path.exists(args.app[0]):
-        sys.exit(f"campaign run: app '{args.app[0]}' not found")
+    if not args.app:
+        bad("give the app and its arguments after --")
+    program = shutil.which(args.app[0])
+    if program is None:
+        bad(f"app '{args.app[0]}' not found (or not executable)")
+    if args.launcher == "direct" and args.ranks != [1]:
+        bad(f"--launcher direct runs one rank: --ranks {','.join(map(str, args.ranks))}")
+    check_common(args, program)
     out = args.out
-    os.makedirs(out, exist_ok=True)
     path = os.path.join(out, "runs.tsv")
     fresh = not os.path.exists(path)
     failures = 0
@@ -115,11 +220,11 @@ def cmd_run(args):
         writer = csv.DictWriter(manifest, MANIFEST_FIELDS, delimiter="\t")
         if fresh:
             writer.writeheader()
-        policies = args.policies.split(",")
+        policies = args.policies
         n = 0
-        for mode in args.modes.split(","):
-            for ranks in [int(r) for r in args.ranks.split(",")]:
-                if mode == "slow" and not [r for r in args.slow_ranks.split(",") if int(r) < ranks]:
+        for mode in args.modes:
+            for ranks in args.ranks:
+                if mode == "slow" and not [r for r in args.slow_ranks if r < ranks]:
                     print(f"[campaign] skip: slow mode needs one of ranks {args.slow_ranks} in a {ranks}-rank job")
                     continue
                 for rep in range(args.reps):
@@ -149,20 +254,30 @@ def cmd_run(args):
 
 # ------------------------------------------------------------------------------------------ simulate
 def cmd_simulate(args):
-    if not os.path.exists(args.sim):
-        sys.exit(f"campaign simulate: simulator '{args.sim}' not found")
-    if not os.path.exists(args.trace):
-        sys.exit(f"campaign simulate: trace '{args.trace}' not found")
+    if not (os.path.isfile(args.sim) and os.access(args.sim, os.X_OK)):
+        bad(f"simulator '{args.sim}' not found (or not executable)")
+    if not os.path.isfile(args.trace):
+        bad(f"trace '{args.trace}' not found")
     extra = args.sim_args[1:] if args.sim_args[:1] == ["--"] else args.sim_args
+    # The simulator parses SIM-ARGS (and reads the trace) for --info and stops there: a typo is
+    # one message now, not a failed run per configuration.
+    try:
+        p = subprocess.run([args.sim, args.trace, "--info"] + extra, capture_output=True, text=True, timeout=600,
+                           stdin=subprocess.DEVNULL)
+        why = (p.stderr.strip().splitlines() or [f"exit {p.returncode}"])[0] if p.returncode != 0 else None
+    except (OSError, subprocess.SubprocessError) as e:
+        why = str(e)
+    if why:
+        bad(f"{os.path.basename(args.sim)} refuses the trace or the arguments after --: {why}")
+    check_common(args, args.sim)
     out = args.out
-    os.makedirs(out, exist_ok=True)
     path = os.path.join(out, "runs.tsv")
     fresh = not os.path.exists(path)
-    policies = args.policies.split(",")
+    policies = args.policies
     todo, n = [], 0
-    for mode in args.modes.split(","):
-        for ranks in [int(r) for r in args.ranks.split(",")]:
-            slow = [r for r in args.slow_ranks.split(",") if int(r) < ranks]
+    for mode in args.modes:
+        for ranks in args.ranks:
+            slow = [str(r) for r in args.slow_ranks if r < ranks]
             if mode == "slow" and not slow:
                 continue
             for rep in range(args.reps):
@@ -208,8 +323,8 @@ def cmd_simulate(args):
 # -------------------------------------------------------------------------------------------- report
 def load_runs(out):
     path = os.path.join(out, "runs.tsv")
-    if not os.path.exists(path):
-        sys.exit(f"campaign report: {path} not found (run the campaign first)")
+    if not os.path.isfile(path):
+        bad(f"{path} not found (run the campaign first)")
     runs = []
     with open(path) as f:
         for row in csv.DictReader(f, delimiter="\t"):
@@ -718,36 +833,37 @@ def cmd_report(args):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = Parser(prog="campaign", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
+    ranks = listed(whole(1, 1_000_000), "ranks")
+    policies = listed(name, "policies")
+    modes = listed(mode, "modes")
+    slow_ranks = listed(whole(0, 1_000_000), "ranks")
+
+    def common(p, ranks_default, ranks_help):
+        p.add_argument("--out", required=True, help="the campaign folder (made if absent)")
+        p.add_argument("--ranks", type=ranks, default=ranks(ranks_default), help=ranks_help)
+        p.add_argument("--policies", type=policies, default=policies("random,performance"),
+                       help="comma-separated; the program's own (its --help lists them)")
+        p.add_argument("--reps", type=whole(1, 1_000_000), default=10, help="seeds per configuration")
+        p.add_argument("--modes", type=modes, default=list(MODES), help="comma-separated: " + ", ".join(MODES))
+        p.add_argument("--slow-ranks", type=slow_ranks, default=[1])
+        p.add_argument("--slowdown", type=real(1, 1000), default=3.0)
+        p.add_argument("--seed", type=whole(0, 2**64 - 1), default=1)
+        p.add_argument("--timeout", type=real(0, 1e9, above=True), default=3600, help="seconds per run")
+
     r = sub.add_parser("run", help="run a campaign")
-    r.add_argument("--out", required=True)
-    r.add_argument("--ranks", default="1,2,4")
-    r.add_argument("--threads", type=int, default=1, help="workers per rank")
-    r.add_argument("--policies", default="random,performance")
-    r.add_argument("--reps", type=int, default=10)
-    r.add_argument("--modes", default="isolated,slow,simultaneous")
-    r.add_argument("--slow-ranks", default="1")
-    r.add_argument("--slowdown", type=float, default=3.0)
-    r.add_argument("--seed", type=int, default=1)
+    common(r, "1,2,4", "comma-separated rank counts")
+    r.add_argument("--threads", type=whole(1, 4096), default=1, help="workers per rank")
     r.add_argument("--launcher", default="auto", choices=["auto", "mpirun", "srun", "direct"])
-    r.add_argument("--timeout", type=float, default=3600)
     r.add_argument("--order", choices=["rotate", "fixed"], default="rotate",
                    help="rotate: repetition k starts with the k-th policy; fixed: the same order every time")
     r.add_argument("app", nargs=argparse.REMAINDER)
     s = sub.add_parser("simulate", help="the same grid on a simulated cluster (jackdaw-sim)")
-    s.add_argument("--out", required=True)
+    common(s, "5,10,15,20", "simulated hosts, one rank each")
     s.add_argument("--sim", required=True, help="the jackdaw-sim program")
     s.add_argument("--trace", required=True, help="a trace recorded with an app's --trace")
-    s.add_argument("--ranks", default="5,10,15,20", help="simulated hosts, one rank each")
-    s.add_argument("--policies", default="random,performance")
-    s.add_argument("--reps", type=int, default=10, help="seeds per configuration")
-    s.add_argument("--modes", default="isolated,slow,simultaneous")
-    s.add_argument("--slow-ranks", default="1")
-    s.add_argument("--slowdown", type=float, default=3.0)
-    s.add_argument("--seed", type=int, default=1)
-    s.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="simulations at once")
-    s.add_argument("--timeout", type=float, default=3600)
+    s.add_argument("--jobs", type=whole(1, 1024), default=os.cpu_count() or 1, help="simulations at once")
     s.add_argument("sim_args", nargs=argparse.REMAINDER)
     p = sub.add_parser("report", help="tables and plots from a campaign folder")
     p.add_argument("dir")

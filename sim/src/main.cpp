@@ -8,18 +8,48 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <limits>
+#include <new>
 #include <sys/resource.h>
 
+#include "jackdaw/comm/cli_numbers.hpp"
 #include "jackdaw/comm/policy.hpp"
+#include "jackdaw/core/errors.hpp"
+#include "jackdaw/core/memory_budget.hpp"
 #include "jackdaw/sim/platform.hpp"
 #include "jackdaw/sim/replay.hpp"
 #include "jackdaw/trace/trace.hpp"
 
 namespace {
+
+namespace cli = jackdaw::comm::cli;
+
+// Exit codes: 2 bad input (a command line, a trace, a run too big for --memory-limit); 3 a
+// replay that lost or duplicated work (a simulator bug).
+constexpr int kBadInput = 2, kSimulatorBug = 3;
+
+// A policy constant: a finite number in the registry's range with its upper end capped at 1e9.
+// The registry leaves some unbounded; beyond 1e9 (11 days, in ms) a constant means nothing in a
+// replay and overflows the policies' conversions to integer µs and ns.
+CLI::Validator policyConstant(const jackdaw::comm::PolicyParam& p) {
+  const double lo = p.lo, hi = std::min(p.hi, 1e9);
+  char text[64];
+  std::snprintf(text, sizeof text, "[%g, %g]", lo, hi);
+  const std::string range = text;
+  return CLI::Validator(
+      [lo, hi, range](std::string& v) -> std::string {
+        const auto x = cli::parseReal(v);
+        if (!x || *x < lo || *x > hi) return "'" + v.substr(0, 40) + "' is not a number in " + range;
+        return {};
+      },
+      "NUMBER in " + range);
+}
 
 double maxRssMb() {
   rusage u{};
@@ -44,47 +74,51 @@ int main(int argc, char** argv) {
   app.add_option("--platform", presetName, "Cluster preset: study (20 x 16, 1 Gb/s Ethernet), modern (1000 x 32, 100 Gb/s), local (1 x 2)")
       ->capture_default_str()
       ->check(CLI::IsMember(jackdaw::sim::presetNames()));
-  app.add_option("--hosts", hosts, "Hosts (default: the preset's)")->check(CLI::Range(1, 1000000));
-  app.add_option("--cores", cores, "Cores per host (default: the preset's)")->check(CLI::Range(1, 4096));
+  app.add_option("--hosts", hosts, "Hosts (default: the preset's)")->check(cli::whole(1, 1000000));
+  app.add_option("--cores", cores, "Cores per host (default: the preset's)")->check(cli::whole(1, 4096));
   app.add_option("--core-speed", coreSpeed, "A core's speed relative to the recording machine's core (default 1)")
-      ->check(CLI::Range(1e-6, 1e6));
+      ->check(cli::real(1e-6, 1e6));
   app.add_option("--latency-us", latencyUs, "Each host link's latency in µs (a message between hosts crosses two)")
-      ->check(CLI::Range(0.0, 1e7));
-  app.add_option("--gbps", gbps, "Each host link's bandwidth in Gb/s")->check(CLI::Range(1e-6, 1e6));
-  app.add_option("--loopback-latency-us", loopLatencyUs, "Latency between ranks on one host in µs")->check(CLI::Range(0.0, 1e7));
+      ->check(cli::real(0.0, 1e7));
+  app.add_option("--gbps", gbps, "Each host link's bandwidth in Gb/s")->check(cli::real(1e-6, 1e6));
+  app.add_option("--loopback-latency-us", loopLatencyUs, "Latency between ranks on one host in µs")->check(cli::real(0.0, 1e7));
   app.add_option("--yield-slice-us", yieldSliceUs,
                  "What a comm thread waits after Open MPI yields its core to a busy worker, on a host with more of "
                  "the job's ranks than cores, in µs (0: not modelled; default: the preset's)")
-      ->check(CLI::Range(0.0, 1e7));
+      ->check(cli::real(0.0, 1e7));
   app.add_option("--wake-cpu-us", wakeCpuUs,
                  "CPU a comm thread spends per sleep and wake-up, in µs (0: not modelled; default: the preset's)")
-      ->check(CLI::Range(0.0, 1e6));
+      ->check(cli::real(0.0, 1e6));
   app.add_option("--wake-late-us", wakeLateUs,
                  "How late a sleeping comm thread runs again after its timeout or a doorbell, in µs of wall time "
                  "(0: not modelled; default: the preset's)")
-      ->check(CLI::Range(0.0, 1e6));
-  app.add_option("--ranks", ranks, "Ranks, placed round-robin on the hosts (default: one per host)")->check(CLI::Range(1, 10000000));
+      ->check(cli::real(0.0, 1e6));
+  app.add_option("--ranks", ranks, "Ranks, placed round-robin on the hosts (default: one per host)")->check(cli::whole(1, 10000000));
   app.add_option("--workers", workers, "Worker actors per rank (default: cores per host minus one, as the study ran)")
-      ->check(CLI::Range(1, 4096));
+      ->check(cli::whole(1, 4096));
   std::string policyHelp = "Victim policy (the runtime's own objects):";
   for (const auto& s : registry.specs()) policyHelp += "\n  " + s.name + ": " + s.summary;
   app.add_option("--policy", cfg.policy, policyHelp)->capture_default_str()->check(CLI::IsMember(registry.names()));
   for (const auto& p : registry.params()) {
     cfg.policyParams[p.flag] = p.defaultValue;
-    app.add_option(p.flag, cfg.policyParams[p.flag], p.help)->capture_default_str()->check(CLI::Range(p.lo, p.hi))->group("Policy constants");
+    app.add_option(p.flag, cfg.policyParams[p.flag], p.help)->capture_default_str()->check(policyConstant(p))->group("Policy constants");
   }
-  app.add_option("--seed", cfg.seed, "Seed of the policies' random choices")->capture_default_str();
+  app.add_option("--seed", cfg.seed, "Seed of the policies' random choices")
+      ->capture_default_str()
+      ->check(cli::whole<std::uint64_t>(0, std::numeric_limits<std::uint64_t>::max()));
   std::string board = "all";
   app.add_option("--board", board, "Board scheme: all (pushed to every rank) or sample (k records read at their owners)")
       ->capture_default_str()
       ->check(CLI::IsMember({"all", "sample"}));
-  app.add_option("--board-sample", cfg.boardSample, "--board sample: records read per choice")->capture_default_str()->check(CLI::Range(1, 1 << 20));
-  app.add_option("--slow-hosts", slowHosts, "Hosts whose cores are --slowdown times slower (comma-separated)")->delimiter(',');
-  app.add_option("--slowdown", slowdown, "Factor for --slow-hosts")->capture_default_str()->check(CLI::Range(1.0, 1e6));
+  app.add_option("--board-sample", cfg.boardSample, "--board sample: records read per choice")->capture_default_str()->check(cli::whole(1, 1 << 20));
+  app.add_option("--slow-hosts", slowHosts, "Hosts whose cores are --slowdown times slower (comma-separated)")
+      ->delimiter(',')
+      ->check(cli::whole(0, 999999));
+  app.add_option("--slowdown", slowdown, "Factor for --slow-hosts")->capture_default_str()->check(cli::real(1.0, 1e6));
   app.add_option("--corun", corunPath, "A second trace run at the same time on the same hosts (contended mode)")->check(CLI::ExistingFile);
   std::string corunPolicy;
   app.add_option("--corun-policy", corunPolicy, "The co-running job's victim policy (default: --policy)")->check(CLI::IsMember(registry.names()));
-  app.add_option("--comm-cost-us", cfg.commCostUs, "CPU a comm actor spends per message it handles (µs)")->capture_default_str()->check(CLI::Range(0.0, 1e6));
+  app.add_option("--comm-cost-us", cfg.commCostUs, "CPU a comm actor spends per message it handles (µs)")->capture_default_str()->check(cli::real(0.0, 1e6));
   std::string steal = "half";
   app.add_option("--steal", steal, "Tasks a victim rank gives per steal: half its spare tasks (half) or one (one), as the apps' --steal")
       ->capture_default_str()
@@ -93,11 +127,11 @@ int main(int argc, char** argv) {
                  "Start-up: each rank's first request goes to its parent in a tree of ranks of this arity, which "
                  "answers once it has spare work (0 = off: every rank steals by its policy from the start), as the apps' --seed-tree")
       ->capture_default_str()
-      ->check(CLI::Range(0, 1 << 20));
+      ->check(cli::whole(0, 1 << 20));
   double seedHoldMs = 1e-3 * static_cast<double>(cfg.comm.seedHoldMax.count());
   app.add_option("--seed-hold-ms", seedHoldMs, "--seed-tree: longest a rank holds a seed request before refusing it (ms)")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 1e6));
+      ->check(cli::real(0.0, 1e6));
   std::string seedRedirect = cfg.comm.seedRedirect ? "on" : "off";
   app.add_option("--seed-redirect", seedRedirect,
                  "--seed-tree: a refused seed request names the victim's own parent and the thief asks there next "
@@ -109,7 +143,7 @@ int main(int argc, char** argv) {
                  "Longest a thief backs off after refused steals (µs; its back-off doubles from 20 µs up to this), "
                  "the runtime's CommOptions::stealRetryMax")
       ->capture_default_str()
-      ->check(CLI::Range(1.0, 1e9));
+      ->check(cli::real(1.0, 1e9));
   std::string incumbent = "replay";
   app.add_option("--incumbent", incumbent,
                  "Branch-and-bound traces with levels (--trace-levels): replay when each rank learns a better bound "
@@ -117,7 +151,26 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::IsMember({"replay", "optimum"}));
   app.add_option("--out", out, "Write the run as JSON (the shape of an app's --stats) to this file");
-  CLI11_PARSE(app, argc, argv);
+  std::uint64_t memoryLimit = jackdaw::defaultMemoryLimitBytes();
+  app.add_option_function<std::string>(
+         "--memory-limit", [&memoryLimit](const std::string& v) { memoryLimit = *cli::parseBytes(v); },
+         "The most memory the traces, the simulated platform and the replay may take (bytes, or with K, M, G, T); "
+         "a run estimated to take more is refused before it starts. Default: 3/4 of the memory this process may "
+         "use, here " + jackdaw::formatBytes(memoryLimit))
+      ->check(cli::bytes(1ULL << 20, 1ULL << 50));
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    // One line, exit 2, whatever CLI11's own code for the error (105, 106, 109, ...).
+    std::string why = e.what();
+    std::replace(why.begin(), why.end(), '\n', ' ');
+    std::fprintf(stderr, "jackdaw-sim: error: %s (run with --help for the options)\n", why.c_str());
+    return kBadInput;
+  }
   cfg.replayIncumbent = incumbent == "replay";
   cfg.comm.stealHalf = steal == "half";
   cfg.comm.seedRedirect = seedRedirect == "on";
@@ -126,11 +179,11 @@ int main(int argc, char** argv) {
 
   jackdaw::trace::Trace trace, corun;
   try {
-    trace = jackdaw::trace::read(tracePath);
-    if (!corunPath.empty()) corun = jackdaw::trace::read(corunPath);
+    trace = jackdaw::trace::read(tracePath, memoryLimit);
+    if (!corunPath.empty()) corun = jackdaw::trace::read(corunPath, memoryLimit);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "jackdaw-sim: error: %s\n", e.what());
-    return 2;
+    return kBadInput;
   }
   if (info) {
     std::cout << trace.header.dump(2) << "\ntasks: " << trace.tasks.size() << "\nnodes: " << trace.totalNodes()
@@ -155,7 +208,7 @@ int main(int argc, char** argv) {
   for (int h : slowHosts)
     if (h < 0 || h >= p.hosts) {
       std::fprintf(stderr, "jackdaw-sim: error: --slow-hosts %d: there are %d hosts (0..%d)\n", h, p.hosts, p.hosts - 1);
-      return 2;
+      return kBadInput;
     }
   p.slowHosts = slowHosts;
   p.slowFactor = slowHosts.empty() ? 1.0 : slowdown;
@@ -164,6 +217,23 @@ int main(int argc, char** argv) {
   cfg.workers = workers ? workers : std::max(1, p.cores - 1);
   // As Session measures it on a real node: ranks go round-robin over the hosts.
   cfg.comm.ownCores = (cfg.ranks + p.hosts - 1) / p.hosts * cfg.workers <= p.cores;
+  jackdaw::sim::SimConfig corunCfg = cfg;
+  corunCfg.label = "corun";
+  if (!corunPolicy.empty()) corunCfg.policy = corunPolicy;
+  const bool coRunning = !corunPath.empty();
+
+  // Refuse what would not fit before SimGrid allocates any of it.
+  const std::uint64_t estimate =
+      jackdaw::sim::memoryEstimate(cfg, trace, coRunning ? &corunCfg : nullptr, coRunning ? &corun : nullptr);
+  try {
+    jackdaw::requireMemory(estimate, memoryLimit,
+                           "the simulation (" + std::to_string(p.hosts) + " hosts, " + std::to_string(cfg.ranks) +
+                               " ranks x " + std::to_string(cfg.workers) + " workers" + (coRunning ? ", twice" : "") +
+                               ", " + std::to_string(trace.tasks.size()) + " tasks)");
+  } catch (const jackdaw::InputError& e) {
+    std::fprintf(stderr, "jackdaw-sim: error: %s\n", e.what());
+    return kBadInput;
+  }
 
   // SimGrid's own flags are not ours to expose: quiet logs, small actor stacks (32k actors at
   // 1,000 × 32 would not fit with the default 8 MiB each) and no guard page per stack (each costs
@@ -181,19 +251,22 @@ int main(int argc, char** argv) {
   jackdaw::sim::buildPlatform(p);
   const auto wall0 = std::chrono::steady_clock::now();
   jackdaw::sim::SimOutcome res;
-  jackdaw::sim::SimConfig corunCfg = cfg;
-  corunCfg.label = "corun";
-  if (!corunPolicy.empty()) corunCfg.policy = corunPolicy;
   try {
-    res = jackdaw::sim::simulate(engine, cfg, trace, corunPath.empty() ? nullptr : &corunCfg, corunPath.empty() ? nullptr : &corun);
+    res = jackdaw::sim::simulate(engine, cfg, trace, coRunning ? &corunCfg : nullptr, coRunning ? &corun : nullptr);
+  } catch (const std::bad_alloc&) {
+    // The estimate was too low for this run: a run-time failure, not bad input.
+    std::fprintf(stderr, "jackdaw-sim: error: out of memory (estimated %s; the limit is %s)\n",
+                 jackdaw::formatBytes(estimate).c_str(), jackdaw::formatBytes(memoryLimit).c_str());
+    return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "jackdaw-sim: error: %s\n", e.what());
-    return 2;
+    return kBadInput;
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   auto& j = res.job;
   j["simulation"]["simulator_wall_seconds"] = wall;
   j["simulation"]["simulator_max_rss_mb"] = maxRssMb();
+  j["simulation"]["memory_estimate_mb"] = static_cast<double>(estimate) / (1 << 20);
   j["simulation"]["trace"] = tracePath;
   j["command"] = std::vector<std::string>(argv, argv + argc);
   if (!res.corun.is_null()) j["corun"] = res.corun;
@@ -214,7 +287,7 @@ int main(int argc, char** argv) {
     f << j.dump(1) << "\n";
     if (!f) {
       std::fprintf(stderr, "jackdaw-sim: error: %s: cannot write this file\n", out.c_str());
-      return 2;
+      return kBadInput;
     }
   }
   const auto& tot = j["distributed"]["totals"];
@@ -238,7 +311,7 @@ int main(int argc, char** argv) {
                  static_cast<unsigned long long>(j["stats"]["nodes"].get<std::uint64_t>()),
                  static_cast<unsigned long long>(j["stats"]["tasks"].get<std::uint64_t>()),
                  static_cast<unsigned long long>(trace.totalNodes()), trace.tasks.size());
-    return 3;
+    return kSimulatorBug;
   }
   return 0;
 }

@@ -24,13 +24,15 @@ std::string scratch(const std::string& name) {
 
 Trace sample(std::size_t n) {
   Trace t;
-  t.header = {{"app", "test"}, {"kind", "enumeration"}, {"exact", true}, {"nodes", 0}};
+  t.header = {{"app", "test"}, {"kind", "enumeration"}, {"exact", true}};
   t.tasks.push_back({kNoParent, 0, 5, 1234, 0, 28});
   for (std::size_t i = 1; i < n; ++i) {
     const std::uint64_t parent = (i - 1) / 3;  // every task has up to three children
     t.tasks.push_back({parent, i % 6, 6 + i * 977, (std::uint64_t{1} << 40) + i, static_cast<std::uint32_t>(i % 50),
                        static_cast<std::uint32_t>(20 + i % 300)});
   }
+  t.header["nodes"] = t.totalNodes();  // as the recorder writes them: read() checks they agree
+  t.header["tasks"] = t.tasks.size();
   return t;
 }
 
@@ -157,12 +159,67 @@ TEST(TraceFormat, EmptyAndExtremeValues) {
   const std::string path = scratch("empty.jdtrace");
   jackdaw::trace::write(path, t);
   EXPECT_TRUE(jackdaw::trace::read(path).tasks.empty());
-  t.tasks.push_back({kNoParent, 0, UINT64_MAX, UINT64_MAX, UINT32_MAX, UINT32_MAX});
+  // The most a record may say: nodes and CPU time a replay counts exactly (2^53), depth and bytes
+  // at their type's limit.
+  constexpr std::uint64_t k53 = std::uint64_t{1} << 53;
+  t.tasks.push_back({kNoParent, 0, k53, k53, UINT32_MAX, UINT32_MAX});
   jackdaw::trace::write(path, t);
   const Trace back = jackdaw::trace::read(path);
   ASSERT_EQ(back.tasks.size(), 1u);
-  EXPECT_EQ(back.tasks[0].nodes, UINT64_MAX);
+  EXPECT_EQ(back.tasks[0].nodes, k53);
+  EXPECT_EQ(back.tasks[0].cpuNs, k53);
   EXPECT_EQ(back.tasks[0].depth, UINT32_MAX);
+  EXPECT_EQ(back.tasks[0].bytes, UINT32_MAX);
+}
+
+// One past those limits, or totals that would wrap: refused, naming the field.
+TEST(TraceFormat, ValuesPastTheLimits) {
+  const std::string path = scratch("limits.jdtrace");
+  constexpr std::uint64_t k53 = std::uint64_t{1} << 53;
+  Trace t;
+  t.tasks = {{kNoParent, 0, UINT64_MAX, 10, 0, 8}};
+  jackdaw::trace::write(path, t);
+  EXPECT_EQ(readError(path), path + ": not a Jackdaw trace (task 0: nodes = 18446744073709551615, more than 2^53, "
+                                    "the most a replay counts exactly)");
+  t.tasks = {{kNoParent, 0, 10, k53 + 1, 0, 8}};
+  jackdaw::trace::write(path, t);
+  EXPECT_NE(readError(path).find("task 0: cpu_ns (its CPU time) = 9007199254740993"), std::string::npos) << readError(path);
+  // 1,024 tasks of 2^53 nodes: each one counts, their total does not fit.
+  t.tasks.assign(1024, {kNoParent, 0, k53, 1, 0, 8});
+  jackdaw::trace::write(path, t);
+  EXPECT_NE(readError(path).find("the tasks' nodes add up to more than 2^62 (by task 512)"), std::string::npos) << readError(path);
+}
+
+// The header's totals are the records' own; the fields a replay reads have their types.
+TEST(TraceFormat, HeaderTotalsAndTypes) {
+  const std::string path = scratch("header.jdtrace");
+  const auto refusal = [&](const char* key, const nlohmann::json& value) {
+    Trace t = sample(4);
+    t.header[key] = value;
+    jackdaw::trace::write(path, t);
+    return readError(path);
+  };
+  EXPECT_EQ(refusal("nodes", 12), path + ": not a Jackdaw trace (the header's \"nodes\" is 12, the tasks hold 5885)");
+  EXPECT_EQ(refusal("tasks", -1), path + ": not a Jackdaw trace (the header's \"tasks\" is -1, not a count)");
+  EXPECT_EQ(refusal("sense", "up"),
+            path + ": not a Jackdaw trace (the header's \"sense\" is \"up\", not \"maximise\" or \"minimise\")");
+  EXPECT_EQ(refusal("app", 3), path + ": not a Jackdaw trace (the header's \"app\" is not a string)");
+  EXPECT_EQ(refusal("initial_bound", "x"), path + ": not a Jackdaw trace (the header's \"initial_bound\" is \"x\", not a number)");
+  EXPECT_EQ(refusal("sense", "minimise"), "(no error)");
+}
+
+// A trace whose records would not fit the caller's memory limit is refused before they are read.
+TEST(TraceFormat, MemoryLimit) {
+  const std::string path = scratch("budget.jdtrace");
+  jackdaw::trace::write(path, sample(1000));
+  EXPECT_EQ(jackdaw::trace::read(path, 1 << 20).tasks.size(), 1000u);
+  try {
+    (void)jackdaw::trace::read(path, 16 << 10);
+    FAIL() << "no error";
+  } catch (const TraceError& e) {
+    EXPECT_NE(std::string(e.what()).find(path + ": its 1000 tasks would take about"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("more than the memory limit of 16.0 KiB"), std::string::npos) << e.what();
+  }
 }
 
 TEST(TraceFormat, TruncatedFile) {

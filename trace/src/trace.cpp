@@ -3,6 +3,8 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <memory>
@@ -138,12 +140,51 @@ void putRecords(std::string& out, const std::vector<TaskRecord>& tasks, const st
   }
 }
 
-std::vector<TaskRecord> getRecords(Input& in, const std::string& what) {
+// Bounds on what a record may say. The replay counts nodes and CPU time in doubles (exact up to
+// 2^53) and adds them up in 64 bits; a value past these is no recording, and would be replayed
+// wrongly (a wrapped total, a rounded count) or for centuries of simulated time.
+constexpr std::uint64_t kMaxTaskValue = 1ull << 53;
+constexpr std::uint64_t kMaxTotal = 1ull << 62;
+
+// "1.5 GiB", "300.0 MiB", "16.0 KiB" (as jackdaw::formatBytes, which trace/ may not include).
+std::string sizeText(std::uint64_t b) {
+  const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  double v = static_cast<double>(b);
+  int u = 0;
+  while (v >= 1024 && u < 6) v /= 1024, ++u;
+  char out[48];
+  std::snprintf(out, sizeof out, u == 0 ? "%.0f %s" : "%.1f %s", v, units[u]);
+  return out;
+}
+
+// What reading a trace has taken so far, against the caller's limit.
+struct Budget {
+  const std::string& path;
+  std::uint64_t limit, used = 0;
+  // Claims `count` items of `each` bytes before they are read: a count that cannot fit is refused
+  // before memory goes to it.
+  void take(std::uint64_t count, std::uint64_t each, const std::string& what) {
+    const std::uint64_t left = limit - std::min(used, limit);
+    if (count > left / each)
+      throw TraceError(path + ": its " + std::to_string(count) + " " + what + " would take about " +
+                       (count > UINT64_MAX / each ? std::string("more than 16 EiB") : sizeText(used + count * each)) +
+                       ", more than the memory limit of " + sizeText(limit));
+    used += count * each;
+  }
+};
+
+std::vector<TaskRecord> getRecords(Input& in, const std::string& what, Budget& budget, bool mapped) {
   const std::uint64_t n = in.varint();
-  if (n > (1ull << 40)) in.fail("impossible task count");
+  if (n > (1ull << 40)) in.fail(what + "impossible task count");
+  // A level's task also has its entry in the map to the stronger tree.
+  budget.take(n, sizeof(TaskRecord) + (mapped ? sizeof(std::uint64_t) : 0), "tasks");
   std::vector<TaskRecord> tasks;
   tasks.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(n, 1ull << 24)));
+  std::uint64_t nodes = 0, cpuNs = 0;
   for (std::uint64_t id = 0; id < n; ++id) {
+    const auto bad = [&](const std::string& field, std::uint64_t v, const std::string& why) {
+      in.fail(what + "task " + std::to_string(id) + ": " + field + " = " + std::to_string(v) + ", " + why);
+    };
     TaskRecord r;
     const std::uint64_t p = in.varint();
     r.parent = p == 0 ? kNoParent : p - 1;
@@ -151,7 +192,14 @@ std::vector<TaskRecord> getRecords(Input& in, const std::string& what) {
     r.nodes = in.varint();
     r.cpuNs = in.varint();
     const std::uint64_t depth = in.varint(), bytes = in.varint();
-    if (depth > UINT32_MAX || bytes > UINT32_MAX) in.fail(what + "task " + std::to_string(id) + ": field out of range");
+    if (r.nodes > kMaxTaskValue) bad("nodes", r.nodes, "more than 2^53, the most a replay counts exactly");
+    if (r.cpuNs > kMaxTaskValue) bad("cpu_ns (its CPU time)", r.cpuNs, "more than 2^53 ns (104 days)");
+    if (depth > UINT32_MAX) bad("depth", depth, "more than 2^32 - 1");
+    if (bytes > UINT32_MAX) bad("bytes (its size on the wire)", bytes, "more than 2^32 - 1");
+    nodes += r.nodes;
+    cpuNs += r.cpuNs;
+    if (nodes > kMaxTotal) in.fail(what + "the tasks' nodes add up to more than 2^62 (by task " + std::to_string(id) + ")");
+    if (cpuNs > kMaxTotal) in.fail(what + "the tasks' CPU times (cpu_ns) add up to more than 2^62 ns (by task " + std::to_string(id) + ")");
     r.depth = static_cast<std::uint32_t>(depth);
     r.bytes = static_cast<std::uint32_t>(bytes);
     if (r.parent != kNoParent) {
@@ -162,6 +210,26 @@ std::vector<TaskRecord> getRecords(Input& in, const std::string& what) {
     tasks.push_back(r);
   }
   return tasks;
+}
+
+// The header fields a reader relies on: the totals the recording wrote ("nodes", "tasks") are the
+// records' own, and "app", "sense" and "initial_bound" have their types.
+void checkHeader(Input& in, const Trace& t) {
+  const auto& h = t.header;
+  const auto total = [&](const char* key, std::uint64_t want) {
+    const auto it = h.find(key);
+    if (it == h.end()) return;
+    if (!it->is_number_unsigned()) in.fail(std::string("the header's \"") + key + "\" is " + it->dump().substr(0, 40) + ", not a count");
+    if (it->get<std::uint64_t>() != want)
+      in.fail(std::string("the header's \"") + key + "\" is " + it->dump() + ", the tasks hold " + std::to_string(want));
+  };
+  total("nodes", t.totalNodes());
+  total("tasks", t.tasks.size());
+  if (const auto it = h.find("app"); it != h.end() && !it->is_string()) in.fail("the header's \"app\" is not a string");
+  if (const auto it = h.find("sense"); it != h.end() && !(it->is_string() && (*it == "maximise" || *it == "minimise")))
+    in.fail("the header's \"sense\" is " + it->dump().substr(0, 40) + ", not \"maximise\" or \"minimise\"");
+  if (const auto it = h.find("initial_bound"); it != h.end() && !it->is_number())
+    in.fail("the header's \"initial_bound\" is " + it->dump().substr(0, 40) + ", not a number");
 }
 }  // namespace
 
@@ -201,7 +269,7 @@ void write(const std::string& path, const Trace& t) {
   if (gzclose(f.release()) != Z_OK) throw TraceError(path + ": writing failed");
 }
 
-Trace read(const std::string& path) {
+Trace read(const std::string& path, std::uint64_t memoryLimit) {
   Gz f(gzopen(path.c_str(), "rb"));
   if (!f) throw TraceError(path + ": cannot open this file");
   Input in(f.get(), path);
@@ -216,7 +284,10 @@ Trace read(const std::string& path) {
   Trace t;
   t.header = nlohmann::json::parse(header, nullptr, false);
   if (t.header.is_discarded() || !t.header.is_object()) in.fail("the header is not a JSON object");
-  t.tasks = getRecords(in, "");
+  Budget budget{path, memoryLimit};
+  budget.take(hlen, 2, "header bytes");  // the text and its parsed JSON
+  t.tasks = getRecords(in, "", budget, false);
+  checkHeader(in, t);
   const auto levels = t.header.find("levels");
   if (levels != t.header.end()) {
     if (!levels->is_array() || levels->size() > 64) in.fail("\"levels\" is not a short list of bounds");
@@ -227,7 +298,7 @@ Trace read(const std::string& path) {
       const std::string what = "level " + std::to_string(i + 1) + ": ";
       Level l;
       l.bound = b.get<double>();
-      l.tasks = getRecords(in, what);
+      l.tasks = getRecords(in, what, budget, true);
       l.stronger.reserve(l.tasks.size());
       for (std::size_t id = 0; id < l.tasks.size(); ++id) {
         const std::uint64_t up = in.varint();
@@ -236,6 +307,7 @@ Trace read(const std::string& path) {
       }
       const std::uint64_t k = in.varint();
       if (k > (1ull << 40)) in.fail(what + "impossible improvement count");
+      budget.take(k, sizeof(Improvement), "improvements");
       for (std::uint64_t j = 0; j < k; ++j) {
         Improvement m;
         m.task = in.varint();
@@ -243,6 +315,7 @@ Trace read(const std::string& path) {
         in.bytes(&m.objective, sizeof m.objective);
         if (m.task >= l.tasks.size() || m.afterNodes > l.tasks[m.task].nodes)
           in.fail(what + "an improvement outside its task");
+        if (!std::isfinite(m.objective)) in.fail(what + "an improvement's objective is not a finite number");
         l.improvements.push_back(m);
       }
       strongerSize = l.tasks.size();

@@ -59,4 +59,11 @@ struct SimOutcome {
 SimOutcome simulate(simgrid::s4u::Engine& engine, const SimConfig& cfg, const trace::Trace& trace,
                     const SimConfig* corunCfg = nullptr, const trace::Trace* corunTrace = nullptr);
 
+// About the most memory (bytes) buildPlatform and simulate will take for this job (and `corun`'s,
+// on the same hosts), on the high side, so that a run too big for the machine is refused before
+// anything is allocated. Counts the process, hosts, actors, pairs of ranks and tasks; replay.cpp
+// says with what weights and how they were measured.
+std::uint64_t memoryEstimate(const SimConfig& cfg, const trace::Trace& trace, const SimConfig* corunCfg = nullptr,
+                             const trace::Trace* corunTrace = nullptr);
+
 }  // namespace jackdaw::sim

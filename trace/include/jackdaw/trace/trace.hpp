@@ -89,7 +89,9 @@ struct TraceError : std::runtime_error {
 // Throws TraceError.
 void write(const std::string& path, const Trace& t);
 // Throws TraceError; checks every record (parents before children, spawn points inside the
-// parent's run; a level's map and improvements name tasks that exist).
-Trace read(const std::string& path);
+// parent's run; nodes and CPU time a replay can count; a level's map and improvements name tasks
+// that exist) and the header's totals and types. A trace whose records would take more than
+// `memoryLimit` bytes is refused before they are read.
+Trace read(const std::string& path, std::uint64_t memoryLimit = std::numeric_limits<std::uint64_t>::max());
 
 }  // namespace jackdaw::trace
