@@ -81,7 +81,7 @@ int solve(app::AppContext& ctx, const Options& o, const DimacsGraph& g) {
 }
 
 int body(app::AppContext& ctx, const Options& o) {
-  const DimacsGraph g = readDimacs(o.file);
+  const DimacsGraph g = readDimacs(o.file, ctx.opts.memoryLimit);
   if (!g.declaredEdgesMatch())
     ctx.log->warn("{}: the 'p' line states {} edges, the file lists {} distinct edges (using the edges listed)",
                   g.source, g.declaredEdges, g.edges.size());
