@@ -7,6 +7,7 @@
 #include "jackdaw/app/finish.hpp"
 #include "jackdaw/app/main.hpp"
 #include "jackdaw/app/run.hpp"
+#include "jackdaw/core/memory_budget.hpp"
 #include "jackdaw/knapsack/model.hpp"
 #include "jackdaw/knapsack/reader.hpp"
 
@@ -33,6 +34,7 @@ int main(int argc, char** argv) {
   auto body = [&](app::AppContext& ctx) {
     const auto inst = knapsack::readInstance(file, knapsack::parseFormat(formatName), instanceName, ctx.opts.memoryLimit);
     const knapsack::Space space(inst);
+    requireMemory(space.pathBytes(), ctx.opts.memoryLimit, "the nodes of one search path of " + file);
     SearchParams<double> params;
     auto r = app::runSearch<knapsack::Model, Optimisation>(ctx, space, space.root(), params);
 

@@ -170,6 +170,35 @@ TEST(KnapsackReader, ErrorsNameFileAndLine) {
             "--instance applies only to Pisinger CSV files ('" + kBad + "bad_number.kp' is not one)");
 }
 
+// Dantzig's bound in floating point: 39 + 285 * (11 / 15) is 247.99999999999997, which floored to 247
+// cut the optimum 248 (items {39, 2} and {209, 11} at capacity 13, under the incumbent {247, 12}).
+// The bound of whole-number data is computed in integers since; here against DP on random instances
+// made of density ties (profit = density * weight), where the LP bound is often a whole number.
+TEST(Knapsack, BoundIsExactWhenTheLpBoundIsWhole) {
+  knapsack::Instance four;
+  four.capacity = 13;
+  four.items = {{247, 12, 1}, {39, 2, 2}, {285, 15, 3}, {209, 11, 4}};
+  EXPECT_EQ(solve(four).profit, 248);
+
+  std::mt19937 rng(2024);
+  for (int round = 0; round < 300; ++round) {
+    knapsack::Instance inst;
+    const int n = 2 + static_cast<int>(rng() % 12);
+    for (int i = 0; i < n; ++i) {
+      const double w = 1 + static_cast<double>(rng() % 30), density = std::vector<double>{3, 7, 9, 19}[rng() % 4];
+      inst.items.push_back({density * w + static_cast<double>(rng() % 3), w, i + 1});
+    }
+    inst.capacity = static_cast<double>(5 + rng() % 80);
+    std::vector<long long> dp(static_cast<std::size_t>(inst.capacity) + 1, 0);
+    for (const auto& it : inst.items)
+      for (long long c = static_cast<long long>(inst.capacity); c >= static_cast<long long>(it.weight); --c)
+        dp[c] = std::max(dp[c], dp[c - static_cast<long long>(it.weight)] + static_cast<long long>(it.profit));
+    const auto sol = solve(inst);
+    ASSERT_EQ(static_cast<long long>(sol.profit), dp.back()) << "round " << round;
+    expectFeasible(inst, sol);
+  }
+}
+
 namespace {
 std::string writeTemp(const std::string& name, const std::string& text) {
   const std::string path = ::testing::TempDir() + std::to_string(::getpid()) + "-" + name;
