@@ -10,6 +10,7 @@
 #include "jackdaw/app/finish.hpp"
 #include "jackdaw/app/main.hpp"
 #include "jackdaw/app/run.hpp"
+#include "jackdaw/comm/cli_numbers.hpp"
 #include "jackdaw/maxclique/dimacs.hpp"
 #include "jackdaw/maxclique/dispatch.hpp"
 #include "jackdaw/maxclique/model.hpp"
@@ -100,7 +101,7 @@ int main(int argc, char** argv) {
       [&](CLI::App& cli) {
         cli.add_option("file,--input", o.file, "DIMACS graph file ('p edge N M' / 'e u v')")->required();
         cli.add_option("--decision", o.decision, "Decision mode: is there a clique of at least K vertices?")
-            ->check(CLI::Range(1, 1 << 30));
+            ->check(jackdaw::comm::cli::whole(1, 1 << 30));
       },
       [&](jackdaw::app::AppContext& ctx) { return body(ctx, o); });
 }
