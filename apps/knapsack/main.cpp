@@ -7,15 +7,16 @@
 #include "jackdaw/app/finish.hpp"
 #include "jackdaw/app/main.hpp"
 #include "jackdaw/app/run.hpp"
+#include "jackdaw/core/memory_budget.hpp"
 #include "jackdaw/knapsack/model.hpp"
 #include "jackdaw/knapsack/reader.hpp"
 
 namespace {
 
-// Whole numbers print as such; real-valued profits with six decimals.
+// Whole numbers print as such (every number here is at most 2^53); real-valued profits with six decimals.
 std::string show(double v) {
   char buf[64];
-  if (v == std::floor(v) && std::abs(v) < 1e15) std::snprintf(buf, sizeof buf, "%.0f", v);
+  if (v == std::floor(v) && std::abs(v) <= jackdaw::knapsack::kMaxValue) std::snprintf(buf, sizeof buf, "%.0f", v);
   else std::snprintf(buf, sizeof buf, "%.6f", v);
   return buf;
 }
@@ -31,8 +32,9 @@ int main(int argc, char** argv) {
     cli.add_option("--instance", instanceName, "Pisinger CSV: the instance (block name) to solve");
   };
   auto body = [&](app::AppContext& ctx) {
-    const auto inst = knapsack::readInstance(file, knapsack::parseFormat(formatName), instanceName);
+    const auto inst = knapsack::readInstance(file, knapsack::parseFormat(formatName), instanceName, ctx.opts.memoryLimit);
     const knapsack::Space space(inst);
+    requireMemory(space.pathBytes(), ctx.opts.memoryLimit, "the nodes of one search path of " + file);
     SearchParams<double> params;
     auto r = app::runSearch<knapsack::Model, Optimisation>(ctx, space, space.root(), params);
 

@@ -2,13 +2,14 @@
 #include "jackdaw/app/finish.hpp"
 #include "jackdaw/app/main.hpp"
 #include "jackdaw/app/run.hpp"
+#include "jackdaw/comm/cli_numbers.hpp"
 #include "jackdaw/nqueens/model.hpp"
 
 int main(int argc, char** argv) {
   using namespace jackdaw;
   int n = 8;
   auto setup = [&](CLI::App& cli) {
-    cli.add_option("-n,--size", n, "Board size n (1..32)")->capture_default_str()->check(CLI::Range(1, 32));
+    cli.add_option("-n,--size", n, "Board size n (1..32)")->capture_default_str()->check(comm::cli::whole(1, 32));
   };
   auto body = [&](app::AppContext& ctx) {
     const nqueens::Board board{n};

@@ -1,10 +1,12 @@
 // uts: count the nodes, leaves and depth of an Unbalanced Tree Search tree.
+#include <cstdint>
 #include <optional>
 #include <string>
 
 #include "jackdaw/app/finish.hpp"
 #include "jackdaw/app/main.hpp"
 #include "jackdaw/app/run.hpp"
+#include "jackdaw/comm/cli_numbers.hpp"
 #include "jackdaw/core/errors.hpp"
 #include "jackdaw/uts/model.hpp"
 #include "jackdaw/uts/presets.hpp"
@@ -35,16 +37,17 @@ int main(int argc, char** argv) {
         "already name the spawn depth and the budget: UTS '-t 1 -a 3 -d 10 -b 4 -r 19' is\n"
         "'--uts-t 1 --uts-a 3 --uts-d 10 --uts-b 4 --uts-r 19' (= --tree T1). Note: YewPar numbers\n"
         "--uts-a differently (its 2 is FIXED); here 3 is FIXED as in UTS. --uts-* flags override --tree.");
+    namespace num = comm::cli;
     cli.add_option("--tree", u.tree, "Sample tree: " + presetList())->capture_default_str();
-    cli.add_option("--uts-t", u.t, "Tree type: 0 binomial, 1 geometric, 2 hybrid, 3 balanced")->check(CLI::Range(0, 3));
+    cli.add_option("--uts-t", u.t, "Tree type: 0 binomial, 1 geometric, 2 hybrid, 3 balanced")->check(num::whole(0, 3));
     cli.add_option("--uts-a", u.a, "Geometric shape: 0 linear, 1 exponential decrease, 2 cyclic, 3 fixed")
-        ->check(CLI::Range(0, 3));
-    cli.add_option("--uts-d", u.d, "gen_mx: geometric/balanced tree depth (UTS -d)")->check(CLI::Range(1, 1 << 20));
-    cli.add_option("--uts-b", u.b, "b_0: root branching factor (UTS -b)")->check(CLI::Range(0.0, 1e9));
-    cli.add_option("--uts-r", u.r, "Root seed (UTS -r)");
-    cli.add_option("--uts-q", u.q, "Binomial: probability a node has children (UTS -q)")->check(CLI::Range(0.0, 1.0));
-    cli.add_option("--uts-m", u.m, "Binomial: children of a non-leaf (UTS -m)")->check(CLI::Range(0, 1 << 20));
-    cli.add_option("--uts-f", u.f, "Hybrid: switch to binomial at depth f*gen_mx (UTS -f)")->check(CLI::Range(0.0, 1.0));
+        ->check(num::whole(0, 3));
+    cli.add_option("--uts-d", u.d, "gen_mx: geometric/balanced tree depth (UTS -d)")->check(num::whole(1, 1 << 20));
+    cli.add_option("--uts-b", u.b, "b_0: root branching factor (UTS -b)")->check(num::real(0.0, 1e9));
+    cli.add_option("--uts-r", u.r, "Root seed (UTS -r)")->check(num::whole<std::int32_t>(INT32_MIN, INT32_MAX));
+    cli.add_option("--uts-q", u.q, "Binomial: probability a node has children (UTS -q)")->check(num::real(0.0, 1.0));
+    cli.add_option("--uts-m", u.m, "Binomial: children of a non-leaf (UTS -m)")->check(num::whole(0, 1 << 20));
+    cli.add_option("--uts-f", u.f, "Hybrid: switch to binomial at depth f*gen_mx (UTS -f)")->check(num::real(0.0, 1.0));
   };
   auto body = [&](app::AppContext& ctx) {
     auto t = uts::preset(u.tree);
@@ -57,6 +60,7 @@ int main(int argc, char** argv) {
     if (u.q) t->q = *u.q;
     if (u.m) t->m = *u.m;
     if (u.f) t->shiftDepth = *u.f;
+    uts::checkCountable(*t);  // a tree of infinite expected size would grow until memory runs out
 
     SearchParams<long long> params;
     const uts::Tree tree(*t);

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -166,4 +168,83 @@ TEST(KnapsackReader, ErrorsNameFileAndLine) {
   EXPECT_EQ(errorOf(csv, knapsack::Format::Auto, "nope"), csv + ": no instance named 'nope' (first is 'knapPI_1_50_1000_1')");
   EXPECT_EQ(errorOf(kBad + "bad_number.kp", knapsack::Format::Kp01, "x"),
             "--instance applies only to Pisinger CSV files ('" + kBad + "bad_number.kp' is not one)");
+}
+
+// Dantzig's bound in floating point: 39 + 285 * (11 / 15) is 247.99999999999997, which floored to 247
+// cut the optimum 248 (items {39, 2} and {209, 11} at capacity 13, under the incumbent {247, 12}).
+// The bound of whole-number data is computed in integers since; here against DP on random instances
+// made of density ties (profit = density * weight), where the LP bound is often a whole number.
+TEST(Knapsack, BoundIsExactWhenTheLpBoundIsWhole) {
+  knapsack::Instance four;
+  four.capacity = 13;
+  four.items = {{247, 12, 1}, {39, 2, 2}, {285, 15, 3}, {209, 11, 4}};
+  EXPECT_EQ(solve(four).profit, 248);
+
+  std::mt19937 rng(2024);
+  for (int round = 0; round < 300; ++round) {
+    knapsack::Instance inst;
+    const int n = 2 + static_cast<int>(rng() % 12);
+    for (int i = 0; i < n; ++i) {
+      const double w = 1 + static_cast<double>(rng() % 30), density = std::vector<double>{3, 7, 9, 19}[rng() % 4];
+      inst.items.push_back({density * w + static_cast<double>(rng() % 3), w, i + 1});
+    }
+    inst.capacity = static_cast<double>(5 + rng() % 80);
+    std::vector<long long> dp(static_cast<std::size_t>(inst.capacity) + 1, 0);
+    for (const auto& it : inst.items)
+      for (long long c = static_cast<long long>(inst.capacity); c >= static_cast<long long>(it.weight); --c)
+        dp[c] = std::max(dp[c], dp[c - static_cast<long long>(it.weight)] + static_cast<long long>(it.profit));
+    const auto sol = solve(inst);
+    ASSERT_EQ(static_cast<long long>(sol.profit), dp.back()) << "round " << round;
+    expectFeasible(inst, sol);
+  }
+}
+
+namespace {
+std::string writeTemp(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + std::to_string(::getpid()) + "-" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+}  // namespace
+
+// Every number a double carries exactly, and no more: 2^53 - 1 is read; 2^53 + 1 (which a double
+// would round to 2^53) and beyond are refused naming the field; the profits' sum has the same limit.
+TEST(KnapsackReader, NumbersBelowTwoToThe53) {
+  const auto ok = knapsack::readInstance(writeTemp("k53.kp", "9007199254740991\n0\n9007199254740991 9007199254740991\n"));
+  EXPECT_EQ(ok.items[0].profit, 9007199254740991.0);
+  EXPECT_EQ(ok.capacity, 9007199254740991.0);
+  const auto err = [](const std::string& name, const std::string& text, knapsack::Format f = knapsack::Format::Auto) {
+    return errorOf(writeTemp(name, text), f);
+  };
+  EXPECT_NE(err("kp1.kp", "10\n0\n9007199254740993 1\n").find("kp1.kp:3: profit 9007199254740993 is above 9007199254740991"),
+            std::string::npos);
+  EXPECT_NE(err("kp2.kp", "10\n0\n9007199254740992 1\n").find("kp2.kp:3: profit 9007199254740992 is above"),
+            std::string::npos);
+  EXPECT_NE(err("kw.kp", "10\n0\n1 1e300\n").find("kw.kp:3: weight 1e300 is above"), std::string::npos);
+  EXPECT_NE(err("kc.kp", "1e20\n0\n1 1\n").find("kc.kp:1: capacity 1e20 is above"), std::string::npos);
+  EXPECT_NE(err("kz.kp", "10\n1e17\n1 1\n").find("kz.kp:2: expected optimum 1e17 is above"), std::string::npos);
+  EXPECT_NE(err("kn.txt", "nan 10\n", knapsack::Format::Kp01)
+                .find("kn.txt:1: expected a number for item count n, found 'nan'"),
+            std::string::npos);
+  EXPECT_NE(err("kh.txt", "2.5 10\n1 1\n").find("kh.txt:1: item count n must be a whole number, found '2.5'"),
+            std::string::npos);
+  EXPECT_NE(err("ks.kp", "10\n0\n9007199254740991 1\n2 1\n").find("the profits add up to 9007199254740993"),
+            std::string::npos);
+  // Real-valued profits are summed in double, against the same limit.
+  EXPECT_NE(err("kr.kp", "10\n0\n0.5 1\n9007199254740000 1\n5000.5 1\n").find("the profits add up to about"),
+            std::string::npos);
+  // -0 is 0.
+  EXPECT_EQ(knapsack::readInstance(writeTemp("k0.kp", "10\n0\n-0 1\n")).items[0].profit, 0.0);
+}
+
+// The memory an instance would take is checked against the limit before the items are read.
+TEST(KnapsackReader, ItemCountBeyondTheMemoryLimit) {
+  const auto path = writeTemp("kmem.txt", "100000000 10\n1 1\n");
+  try {
+    knapsack::readInstance(path, knapsack::Format::Auto, "", 1 << 20);
+    FAIL() << "read";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("kmem.txt:1: 100000000 items would take about"), std::string::npos)
+        << e.what();
+  }
 }

@@ -98,7 +98,7 @@ TEST_F(Dimacs, MissingFile) {
     readDimacs(p);
     FAIL() << "missing file accepted";
   } catch (const InputError& e) {
-    EXPECT_TRUE(contains(e.what(), p + ": cannot open file"));
+    EXPECT_TRUE(contains(e.what(), "cannot open DIMACS file '" + p + "'"));
   }
 }
 
@@ -142,4 +142,23 @@ TEST_F(Dimacs, UnknownLineType) {
   EXPECT_TRUE(contains(errorFor("n.clq", "p edge 5 0\nn 1 7\n"), "n.clq:2: unknown line type 'n'"));
   // A comment must be the token "c": "comment" is not one.
   EXPECT_TRUE(contains(errorFor("cc.clq", "comment\np edge 5 0\n"), "cc.clq:1: unknown line type 'comment'"));
+}
+
+// The adjacency matrix a graph needs (n^2 bits) is checked at the 'p' line, before an edge is read.
+TEST_F(Dimacs, VertexCountBeyondTheMemoryLimit) {
+  const auto p = write("huge.clq", "c big\np edge 2000000000 1\ne 1 2\n");
+  try {
+    readDimacs(p, 1 << 30);
+    FAIL() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_TRUE(contains(e.what(), "huge.clq:2: the adjacency matrix of 2000000000 vertices would take about"));
+    EXPECT_TRUE(contains(e.what(), "more than the memory limit of 1.0 GiB"));
+  }
+}
+
+// A line of a million characters is quoted in 80 (and the rest left out).
+TEST_F(Dimacs, LongTokenQuotedInPart) {
+  const std::string m = errorFor("long.clq", "p edge 3 1\n" + std::string(1'000'000, 'q') + "\n");
+  EXPECT_TRUE(contains(m, "long.clq:2: unknown line type '" + std::string(80, 'q') + "...'"));
+  EXPECT_LT(m.size(), 300u);
 }

@@ -66,3 +66,21 @@ TEST(SipRead, ErrorsNameFileAndLine) {
   expectError(writeTemp("e4.csv", "a,b\n,c\n"), "e4.csv:2:");
   expectError(writeTemp("e5.csv", "a,b,c\n"), "e5.csv:1:");
 }
+
+// The n^2-bit matrix is checked against the memory limit before it is allocated: a LAD file saying
+// 2000000 vertices died of std::bad_alloc; a CSV file is checked as its names appear.
+TEST(SipRead, MemoryLimitBeforeAllocation) {
+  auto expectError = [](const std::string& path, const std::string& where) {
+    try {
+      sip::readGraph(path, sip::Format::Auto, 1 << 20);
+      FAIL() << path << " accepted";
+    } catch (const jackdaw::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(where), std::string::npos) << e.what();
+    }
+  };
+  expectError(writeTemp("m1.lad", "2000000\n"), "m1.lad:1: a graph of 2000000 vertices would take about 465.7 GiB");
+  std::string csv;
+  for (int i = 0; i < 3000; ++i) csv += "v" + std::to_string(i) + ",\n";
+  expectError(writeTemp("m2.csv", csv), "m2.csv:");
+  expectError(writeTemp("m3.lad", "4194305\n"), "m3.lad:1: expected the vertex count (0..4194304)");
+}

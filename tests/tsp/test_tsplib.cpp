@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "jackdaw/core/errors.hpp"
+#include "jackdaw/tsp/instance.hpp"
 #include "jackdaw/tsp/tsplib.hpp"
 
 namespace tsp = jackdaw::tsp;
@@ -95,4 +96,39 @@ TEST(TsplibReader, AsymmetricFullMatrixIsRejectedWithItsLine) {
 TEST(TsplibReader, BadTourIsRejected) {
   const auto path = writeTemp("tsp_dup.tour", "TYPE: TOUR\nTOUR_SECTION\n1 2 2\n-1\nEOF\n");
   EXPECT_THROW(tsp::readTour(path, 3), jackdaw::InputError);
+}
+
+// Distances are computed in double and range-checked before they become ints: 3e9 apart overflowed
+// an int (the tour of four such cities printed as optimal with length -8589934592).
+TEST(TsplibDistance, BeyondTheWeightRangeIsRefused) {
+  EXPECT_EQ(tsp::distEuc2d(0, 0, tsp::kMaxWeight, 0), tsp::kMaxWeight);
+  EXPECT_THROW(tsp::distEuc2d(0, 0, 3e9, 0), jackdaw::InputError);
+  EXPECT_THROW(tsp::distCeil2d(-1e308, 0, 1e308, 0), jackdaw::InputError);  // the difference is inf
+  EXPECT_THROW(tsp::distAtt(0, 0, 1e10, 1e10), jackdaw::InputError);
+  // GEO distances stay on the earth (at most half its circumference) whatever the coordinates.
+  EXPECT_LE(tsp::distGeo(1e300, 0, -1e300, 5), 20038);
+}
+
+TEST(TsplibReader, DimensionBeyondTheMemoryLimit) {
+  const auto path = writeTemp("tsp_mem.tsp", "NAME: x\nTYPE: TSP\nDIMENSION: 20000\nEDGE_WEIGHT_TYPE: EUC_2D\nEOF\n");
+  try {
+    tsp::readTsplib(path, 1 << 30);
+    FAIL() << "accepted";
+  } catch (const jackdaw::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("tsp_mem.tsp:3: the distance matrices of 20000 cities would take about 7.5 GiB"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// A keyword given twice could size the coordinates for one DIMENSION and the matrix for another.
+TEST(TsplibReader, RepeatedSectionsAreRefused) {
+  const auto path = writeTemp("tsp_twice.tsp", "TYPE: TSP\nDIMENSION: 2\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n"
+                                               "1 0 0\n2 3 4\nDIMENSION: 3\nEOF\n");
+  try {
+    tsp::readTsplib(path);
+    FAIL() << "accepted";
+  } catch (const jackdaw::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("tsp_twice.tsp:7: DIMENSION given twice"), std::string::npos) << e.what();
+  }
 }

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "jackdaw/core/errors.hpp"
 #include "jackdaw/skeletons/seq.hpp"
 #include "jackdaw/uts/model.hpp"
 #include "jackdaw/uts/presets.hpp"
@@ -122,4 +123,68 @@ TEST(Uts, RootStateIsSha1OfZerosAndSeed) {
                                   0x31, 0xa0, 0xa2, 0xd9, 0x87, 0x6d, 0x79, 0x81, 0x8f, 0x8f};
   for (int i = 0; i < 20; ++i) EXPECT_EQ(s[i], want[i]) << "byte " << i;
   EXPECT_EQ(uts::rand31(s), 0x79818f8f & 0x7fffffff);
+}
+
+// Expected sizes from the parameters alone (UTS 2.1's definitions: a binomial non-root node has m
+// children with probability q; a geometric node's count is geometric with the shape's mean, capped
+// at 100): a tree of infinite expected size is refused before it is searched.
+TEST(UtsExpectedSize, FiniteAndInfiniteTrees) {
+  uts::TreeParams balanced;
+  balanced.type = uts::TreeType::Balanced;
+  balanced.genMx = 10;
+  balanced.b0 = 4;
+  EXPECT_EQ(uts::expectedNodes(balanced), (std::pow(4.0, 11) - 1) / 3);  // 1 + 4 + ... + 4^10
+  // T3: 2000 root children, q * m = 0.999: 1 + 2000 / 0.001.
+  EXPECT_NEAR(uts::expectedNodes(*uts::preset("T3")), 2000001, 1);
+  for (const auto& name : uts::presetNames()) EXPECT_NO_THROW(uts::checkCountable(*uts::preset(name))) << name;
+  // T3L's q * m is 1.00007: the sample tree's seed gives a finite tree, another seed may not.
+  uts::TreeParams t3l = *uts::preset("T3L");
+  EXPECT_TRUE(std::isinf(uts::expectedNodes(t3l)));
+  t3l.seed = 8;
+  EXPECT_THROW(uts::checkCountable(t3l), InputError);
+
+  uts::TreeParams bin = *uts::preset("T3");
+  bin.q = 1;
+  bin.m = 2;
+  EXPECT_TRUE(std::isinf(uts::expectedNodes(bin)));
+  EXPECT_THROW(uts::checkCountable(bin), InputError);
+  bin.q = 0.01;
+  bin.m = 200;  // capped at 100 children: q * 100 = 1, critical
+  EXPECT_THROW(uts::checkCountable(bin), InputError);
+  bin.b0 = 0.5;  // no root children: the rest never happens
+  EXPECT_EQ(uts::expectedNodes(bin), 1);
+
+  uts::TreeParams hybrid = *uts::preset("T4");
+  hybrid.q = 0.5;
+  hybrid.m = 2;
+  EXPECT_THROW(uts::checkCountable(hybrid), InputError);
+
+  uts::TreeParams expdec;
+  expdec.shape = uts::Shape::ExpDec;
+  expdec.b0 = 4;
+  EXPECT_NO_THROW(uts::checkCountable(expdec));
+  for (double b0 : {1.0, 0.5}) {
+    expdec.b0 = b0;  // the mean never falls below 1
+    EXPECT_THROW(uts::checkCountable(expdec), InputError) << b0;
+  }
+  expdec.b0 = 4;
+  expdec.genMx = 1;  // d^(-log b0 / log 1): not a number
+  EXPECT_NO_THROW(uts::checkCountable(expdec));
+  expdec.b0 = 0.5;
+  EXPECT_THROW(uts::checkCountable(expdec), InputError);
+}
+
+// A geometric mean of 10^9 draws child counts beyond int: they were converted to int before the
+// cap of 100 (undefined; on x86 INT_MIN, so such nodes had no children). Root mean 10^9, depth-1
+// mean 5 * 10^8 (linear shape, gen_mx 2): with the cap every node draws 100 children but with
+// probability ~10^-7 each, so the tree is 1 + 100 + 100^2 nodes.
+TEST(Uts, HugeBranchingFactorIsCapped) {
+  uts::TreeParams t;
+  t.type = uts::TreeType::Geometric;
+  t.shape = uts::Shape::Linear;
+  t.genMx = 2;
+  t.b0 = 1e9;
+  const auto c = count(t);
+  EXPECT_EQ(c.nodes, 10101u);
+  EXPECT_EQ(c.leaves, 10000u);
 }

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <charconv>
-#include <fstream>
 #include <limits>
 #include <string_view>
 
 #include "jackdaw/core/errors.hpp"
+#include "jackdaw/core/input_file.hpp"
 
 namespace jackdaw::maxclique {
 
@@ -32,19 +32,15 @@ bool parseNumber(std::string_view s, T& v) {
   return ec == std::errc() && p == s.data() + s.size();
 }
 
-}  // namespace
-
-DimacsGraph readDimacs(std::istream& in, const std::string& source) {
+DimacsGraph parse(std::string_view text, const std::string& source, std::uint64_t memoryLimit) {
   DimacsGraph g;
   g.source = source;
   bool haveP = false;
   std::size_t pLine = 0;
-  std::string line;
-  std::size_t lineNo = 0;
-  auto fail = [&](const std::string& what) { throw InputError(source, lineNo, what); };
+  TextLines lines(text);
+  auto fail = [&](const std::string& what) { throw InputError(source, lines.number(), what); };
 
-  while (std::getline(in, line)) {
-    ++lineNo;
+  for (std::string_view line; lines.next(line);) {
     const auto t = tokens(line);
     if (t.empty()) continue;
     if (t[0] == "c") continue;
@@ -52,14 +48,16 @@ DimacsGraph readDimacs(std::istream& in, const std::string& source) {
       if (haveP) fail("repeated 'p' line (the first is on line " + std::to_string(pLine) + ")");
       if (t.size() != 4) fail("malformed 'p' line, expected 'p edge N M'");
       if (t[1] != "edge" && t[1] != "col")
-        fail("unknown format '" + std::string(t[1]) + "' in 'p' line, expected 'edge' or 'col'");
+        fail("unknown format '" + excerpt(t[1]) + "' in 'p' line, expected 'edge' or 'col'");
       long long n = 0;
       if (!parseNumber(t[2], n) || n < 0 || n > std::numeric_limits<int>::max())
-        fail("bad vertex count '" + std::string(t[2]) + "' in 'p' line");
-      if (!parseNumber(t[3], g.declaredEdges)) fail("bad edge count '" + std::string(t[3]) + "' in 'p' line");
+        fail("bad vertex count '" + excerpt(t[2]) + "' in 'p' line");
+      if (!parseNumber(t[3], g.declaredEdges)) fail("bad edge count '" + excerpt(t[3]) + "' in 'p' line");
+      requireMemoryAt(source, lines.number(), adjacencyBytes(static_cast<std::uint64_t>(n)), memoryLimit,
+                      "the adjacency matrix of " + std::to_string(n) + " vertices");
       g.n = static_cast<int>(n);
       haveP = true;
-      pLine = lineNo;
+      pLine = lines.number();
       continue;
     }
     if (t[0] == "e") {
@@ -75,9 +73,8 @@ DimacsGraph readDimacs(std::istream& in, const std::string& source) {
       g.edges.emplace_back(a, b);
       continue;
     }
-    fail("unknown line type '" + std::string(t[0]) + "' (expected c, p or e)");
+    fail("unknown line type '" + excerpt(t[0]) + "' (expected c, p or e)");
   }
-  if (in.bad()) throw InputError(source + ": read error");
   if (!haveP) throw InputError(source + ": missing 'p edge N M' line");
 
   std::sort(g.edges.begin(), g.edges.end());
@@ -85,10 +82,25 @@ DimacsGraph readDimacs(std::istream& in, const std::string& source) {
   return g;
 }
 
-DimacsGraph readDimacs(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open file");
-  return readDimacs(in, path);
+}  // namespace
+
+std::uint64_t adjacencyBytes(std::uint64_t n) { return saturatingMul(n, (n + 63) / 64 * 8); }
+
+DimacsGraph readDimacs(std::istream& in, const std::string& source, std::uint64_t memoryLimit) {
+  std::string text;
+  char buf[1 << 16];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    requireMemory(text.size() + static_cast<std::uint64_t>(in.gcount()), memoryLimit, "the DIMACS input " + source);
+    text.append(buf, static_cast<std::size_t>(in.gcount()));
+  }
+  if (in.bad()) throw InputError(source + ": read error");
+  checkText(source, text);
+  return parse(text, source, memoryLimit);
+}
+
+DimacsGraph readDimacs(const std::string& path, std::uint64_t memoryLimit) {
+  const std::string text = readTextFile(path, memoryLimit, "DIMACS file");
+  return parse(text, path, memoryLimit);
 }
 
 }  // namespace jackdaw::maxclique

@@ -10,6 +10,7 @@
 #include "jackdaw/app/finish.hpp"
 #include "jackdaw/app/main.hpp"
 #include "jackdaw/app/run.hpp"
+#include "jackdaw/comm/cli_numbers.hpp"
 #include "jackdaw/maxclique/dimacs.hpp"
 #include "jackdaw/maxclique/dispatch.hpp"
 #include "jackdaw/maxclique/model.hpp"
@@ -81,7 +82,7 @@ int solve(app::AppContext& ctx, const Options& o, const DimacsGraph& g) {
 }
 
 int body(app::AppContext& ctx, const Options& o) {
-  const DimacsGraph g = readDimacs(o.file);
+  const DimacsGraph g = readDimacs(o.file, ctx.opts.memoryLimit);
   if (!g.declaredEdgesMatch())
     ctx.log->warn("{}: the 'p' line states {} edges, the file lists {} distinct edges (using the edges listed)",
                   g.source, g.declaredEdges, g.edges.size());
@@ -100,7 +101,7 @@ int main(int argc, char** argv) {
       [&](CLI::App& cli) {
         cli.add_option("file,--input", o.file, "DIMACS graph file ('p edge N M' / 'e u v')")->required();
         cli.add_option("--decision", o.decision, "Decision mode: is there a clique of at least K vertices?")
-            ->check(CLI::Range(1, 1 << 30));
+            ->check(jackdaw::comm::cli::whole(1, 1 << 30));
       },
       [&](jackdaw::app::AppContext& ctx) { return body(ctx, o); });
 }

@@ -6,6 +6,7 @@
 #include "jackdaw/app/finish.hpp"
 #include "jackdaw/app/main.hpp"
 #include "jackdaw/app/run.hpp"
+#include "jackdaw/comm/cli_numbers.hpp"
 #include "jackdaw/core/errors.hpp"
 #include "jackdaw/ns/dispatch.hpp"
 
@@ -36,7 +37,7 @@ int main(int argc, char** argv) {
   auto setup = [&](CLI::App& cli) {
     cli.add_option("-g,--genus", genus, "Count the semigroups of genus 0..G")
         ->required()
-        ->check(CLI::Range(0, ns::kMaxGenus));
+        ->check(comm::cli::whole(0, ns::kMaxGenus));
     cli.add_option("--simd", simdName, "Kernels: auto (widest the CPU has), avx512, avx2, sse2, scalar")
         ->capture_default_str()
         ->check(CLI::IsMember({"auto", "avx512", "avx2", "sse2", "scalar"}));

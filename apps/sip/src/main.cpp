@@ -2,10 +2,12 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "jackdaw/app/finish.hpp"
 #include "jackdaw/app/main.hpp"
 #include "jackdaw/app/run.hpp"
+#include "jackdaw/core/memory_budget.hpp"
 #include "jackdaw/sip/model.hpp"
 
 int main(int argc, char** argv) {
@@ -23,7 +25,14 @@ int main(int argc, char** argv) {
   };
   auto body = [&](app::AppContext& ctx) -> int {
     const auto fmt = format == "lad" ? sip::Format::Lad : format == "csv" ? sip::Format::Csv : sip::Format::Auto;
-    const sip::Space space = sip::makeSpace(sip::readGraph(patternFile, fmt), sip::readGraph(targetFile, fmt), induced);
+    sip::Graph pattern = sip::readGraph(patternFile, fmt, ctx.opts.memoryLimit);
+    sip::Graph target = sip::readGraph(targetFile, fmt, ctx.opts.memoryLimit);
+    // The space's root domains and the root node's copy: pattern.n rows of target.words words each.
+    requireMemory(saturatingMul(2 * static_cast<std::uint64_t>(pattern.n), static_cast<std::uint64_t>(target.words) * 8),
+                  ctx.opts.memoryLimit,
+                  "the domains of " + std::to_string(pattern.n) + " pattern vertices over " +
+                      std::to_string(target.n) + " target vertices");
+    const sip::Space space = sip::makeSpace(std::move(pattern), std::move(target), induced);
     ctx.log->info("pattern {} vertices, target {} vertices, {}", space.pattern.n, space.target.n,
                   induced ? "induced" : "non-induced");
     app::Answer a;

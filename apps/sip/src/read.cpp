@@ -1,28 +1,26 @@
-#include <cerrno>
-#include <cstdlib>
-#include <fstream>
-#include <map>
-#include <sstream>
+#include <charconv>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 
 #include "jackdaw/core/errors.hpp"
+#include "jackdaw/core/input_file.hpp"
 #include "jackdaw/sip/graph.hpp"
 
 namespace jackdaw::sip {
 
 namespace {
 
-std::string trim(const std::string& s) {
+std::string_view trim(std::string_view s) {
   const auto b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return "";
+  if (b == std::string_view::npos) return {};
   return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
 }
 
-bool toInt(const std::string& t, long long& v) {
-  char* end = nullptr;
-  errno = 0;
-  v = std::strtoll(t.c_str(), &end, 10);
-  return !t.empty() && *end == '\0' && errno != ERANGE;
+bool toInt(std::string_view t, long long& v) {
+  if (!t.empty() && t[0] == '+') t.remove_prefix(1);
+  const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v, 10);
+  return !t.empty() && ec == std::errc() && end == t.data() + t.size();
 }
 
 Graph withVertices(int n) {
@@ -45,88 +43,129 @@ void addEdge(Graph& g, int u, int v) {
   set(v, u);
 }
 
-constexpr long long kMaxVertices = 1 << 22;
+// `extra`: bytes the reader holds besides the graph (the CSV reader's table of names).
+void requireVertices(const std::string& path, std::size_t line, std::uint64_t n, std::uint64_t memoryLimit,
+                     std::uint64_t extra = 0) {
+  if (n > static_cast<std::uint64_t>(kMaxVertices))
+    throw InputError(path, line, "more than " + std::to_string(kMaxVertices) + " vertices");
+  const std::uint64_t bytes = graphBytes(n);
+  requireMemoryAt(path, line, bytes + extra < bytes ? UINT64_MAX : bytes + extra, memoryLimit,
+                  "a graph of " + std::to_string(n) + " vertices");
+}
 
-Graph readLad(const std::string& path, std::ifstream& in) {
-  std::string line;
-  std::size_t lineNo = 0;
+Graph readLad(const std::string& path, std::string_view text, std::uint64_t memoryLimit) {
+  TextLines lines(text);
+  std::string_view line;
   auto nextLine = [&]() {
-    while (std::getline(in, line)) {
-      ++lineNo;
+    while (lines.next(line))
       if (!trim(line).empty()) return true;
-    }
     return false;
   };
-  if (!nextLine()) throw InputError(path, lineNo, "empty file: expected the vertex count on line 1 (LAD format)");
+  if (!nextLine())
+    throw InputError(path, lines.number(), "empty file: expected the vertex count on line 1 (LAD format)");
   long long n;
   if (!toInt(trim(line), n) || n < 0 || n > kMaxVertices)
-    throw InputError(path, lineNo, "expected the vertex count, got '" + trim(line) + "' (LAD format)");
+    throw InputError(path, lines.number(),
+                     "expected the vertex count (0.." + std::to_string(kMaxVertices) + "), got '" +
+                         excerpt(trim(line)) + "' (LAD format)");
+  requireVertices(path, lines.number(), static_cast<std::uint64_t>(n), memoryLimit);
   Graph g = withVertices(static_cast<int>(n));
+  g.names.reserve(static_cast<std::size_t>(n));
+  std::vector<long long> nums;
   for (int i = 0; i < g.n; ++i) {
     g.names.push_back(std::to_string(i));
     if (!nextLine())
-      throw InputError(path, lineNo, "file ends after " + std::to_string(i) + " of " + std::to_string(n) + " vertex lines");
-    std::istringstream tok(line);
-    std::vector<long long> nums;
-    for (std::string t; tok >> t;) {
+      throw InputError(path, lines.number(),
+                       "file ends after " + std::to_string(i) + " of " + std::to_string(n) + " vertex lines");
+    nums.clear();
+    std::size_t at = 0;
+    while (at < line.size()) {
+      while (at < line.size() && (line[at] == ' ' || line[at] == '\t' || line[at] == '\r')) ++at;
+      const std::size_t start = at;
+      while (at < line.size() && line[at] != ' ' && line[at] != '\t' && line[at] != '\r') ++at;
+      if (at == start) break;
+      const std::string_view t = line.substr(start, at - start);
       long long v;
-      if (!toInt(t, v)) throw InputError(path, lineNo, "'" + t + "' is not an integer");
+      if (!toInt(t, v)) throw InputError(path, lines.number(), "'" + excerpt(t) + "' is not an integer");
       nums.push_back(v);
     }
     if (nums[0] < 0 || nums[0] != static_cast<long long>(nums.size()) - 1)
-      throw InputError(path, lineNo, "vertex " + std::to_string(i) + ": degree " + std::to_string(nums[0]) +
-                                         " but " + std::to_string(nums.size() - 1) + " neighbours listed");
+      throw InputError(path, lines.number(),
+                       "vertex " + std::to_string(i) + ": degree " + std::to_string(nums[0]) + " but " +
+                           std::to_string(nums.size() - 1) + " neighbours listed");
     for (std::size_t k = 1; k < nums.size(); ++k) {
       if (nums[k] < 0 || nums[k] >= n)
-        throw InputError(path, lineNo, "neighbour " + std::to_string(nums[k]) + " is not a vertex (0.." +
-                                           std::to_string(n - 1) + ")");
+        throw InputError(path, lines.number(),
+                         "neighbour " + std::to_string(nums[k]) + " is not a vertex (0.." + std::to_string(n - 1) + ")");
       addEdge(g, i, static_cast<int>(nums[k]));
     }
   }
-  if (nextLine()) throw InputError(path, lineNo, "unexpected content after the " + std::to_string(n) + " vertex lines");
+  if (nextLine())
+    throw InputError(path, lines.number(), "unexpected content after the " + std::to_string(n) + " vertex lines");
   return g;
 }
 
-Graph readCsv(const std::string& path, std::ifstream& in) {
-  std::map<std::string, int> ids;
-  std::vector<std::string> names;
-  std::vector<std::pair<int, int>> edges;  // second -1: an isolated-vertex declaration
-  auto id = [&](const std::string& name) {
+// One 'a,b' / 'a,' line, trimmed and split; throws for anything else.
+std::pair<std::string_view, std::string_view> csvEdge(const std::string& path, std::size_t lineNo,
+                                                      std::string_view t) {
+  const auto comma = t.find(',');
+  if (comma == std::string_view::npos)
+    throw InputError(path, lineNo, "expected 'a,b' or 'a,', got '" + excerpt(t) + "'");
+  const std::string_view a = trim(t.substr(0, comma)), b = trim(t.substr(comma + 1));
+  if (a.empty()) throw InputError(path, lineNo, "empty vertex name before the comma");
+  if (b.find(',') != std::string_view::npos)
+    throw InputError(path, lineNo, "more than two fields in '" + excerpt(t) + "'");
+  return {a, b};
+}
+
+// Two passes over the text: the first names the vertices (so the matrix is checked against the
+// memory limit, then allocated once), the second sets the edges.
+Graph readCsv(const std::string& path, std::string_view text, std::uint64_t memoryLimit) {
+  std::unordered_map<std::string_view, int> ids;
+  std::vector<std::string_view> names;
+  std::uint64_t nameBytes = 0;
+  auto id = [&](std::string_view name, std::size_t lineNo) {
     auto [it, fresh] = ids.emplace(name, static_cast<int>(names.size()));
-    if (fresh) names.push_back(name);
+    if (fresh) {
+      names.push_back(name);
+      nameBytes += name.size() + 64;  // the map's node and the name's copy in the graph
+      requireVertices(path, lineNo, names.size(), memoryLimit, nameBytes);
+    }
     return it->second;
   };
-  std::string line;
-  std::size_t lineNo = 0;
-  while (std::getline(in, line)) {
-    ++lineNo;
-    const std::string t = trim(line);
+  TextLines lines(text);
+  for (std::string_view line; lines.next(line);) {
+    const std::string_view t = trim(line);
     if (t.empty()) continue;
-    const auto comma = t.find(',');
-    if (comma == std::string::npos) throw InputError(path, lineNo, "expected 'a,b' or 'a,', got '" + t + "'");
-    const std::string a = trim(t.substr(0, comma)), b = trim(t.substr(comma + 1));
-    if (a.empty()) throw InputError(path, lineNo, "empty vertex name before the comma");
-    if (b.find(',') != std::string::npos) throw InputError(path, lineNo, "more than two fields in '" + t + "'");
-    const int u = id(a);
-    edges.emplace_back(u, b.empty() ? -1 : id(b));
+    const auto [a, b] = csvEdge(path, lines.number(), t);
+    id(a, lines.number());
+    if (!b.empty()) id(b, lines.number());
   }
-  if (names.empty()) throw InputError(path, lineNo, "no vertices in the file (CSV edge list)");
-  if (static_cast<long long>(names.size()) > kMaxVertices) throw InputError(path, lineNo, "too many vertices");
+  if (names.empty()) throw InputError(path, lines.number(), "no vertices in the file (CSV edge list)");
   Graph g = withVertices(static_cast<int>(names.size()));
-  g.names = std::move(names);
-  for (auto [u, v] : edges)
-    if (v >= 0) addEdge(g, u, v);
+  g.names.assign(names.begin(), names.end());
+  TextLines again(text);
+  for (std::string_view line; again.next(line);) {
+    const std::string_view t = trim(line);
+    if (t.empty()) continue;
+    const auto [a, b] = csvEdge(path, again.number(), t);
+    if (!b.empty()) addEdge(g, ids.at(a), ids.at(b));
+  }
   return g;
 }
 
 }  // namespace
 
-Graph readGraph(const std::string& path, Format format) {
-  std::ifstream in(path);
-  if (!in) throw InputError("cannot open '" + path + "'");
+std::uint64_t graphBytes(std::uint64_t n) {
+  const std::uint64_t row = (n + 63) / 64 * 8;
+  return saturatingMul(n, row + sizeof(int) + sizeof(std::string));
+}
+
+Graph readGraph(const std::string& path, Format format, std::uint64_t memoryLimit) {
+  const std::string text = readTextFile(path, memoryLimit, "graph file");
   if (format == Format::Auto)
     format = path.size() >= 4 && path.compare(path.size() - 4, 4, ".csv") == 0 ? Format::Csv : Format::Lad;
-  return format == Format::Csv ? readCsv(path, in) : readLad(path, in);
+  return format == Format::Csv ? readCsv(path, text, memoryLimit) : readLad(path, text, memoryLimit);
 }
 
 }  // namespace jackdaw::sip

@@ -30,7 +30,7 @@ int main(int argc, char** argv) {
                  "Do not start from the greedy tour's length (the search must find every improvement itself)");
   };
   auto body = [&](app::AppContext& ctx) -> int {
-    const tsp::Instance inst = tsp::readTsplib(file);
+    const tsp::Instance inst = tsp::readTsplib(file, ctx.opts.memoryLimit);
     const std::vector<int> greedy = tsp::greedyTour(inst);
     const long long greedyLen = inst.tourLength(greedy);
     ctx.log->info("{}: {} cities, greedy tour {}", file, inst.n, greedyLen);

@@ -1,7 +1,11 @@
 #include "jackdaw/uts/presets.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <sstream>
 #include <utility>
+
+#include "jackdaw/core/errors.hpp"
 
 namespace jackdaw::uts {
 
@@ -65,7 +69,104 @@ const char* shapeName(Shape s) {
   return "?";
 }
 
+std::string num(double v) {
+  std::ostringstream o;
+  o << v;
+  return o.str();
+}
+
+// The expected size, and when it is infinite, why (in terms of the flags).
+struct Expectation {
+  double nodes = 0;
+  std::string infinite;  // empty when finite
+};
+
+constexpr double kTooMany = 9.3e18;      // past 2^63: no need to sum further
+constexpr long long kMaxLevels = 10'000'000;  // a geometric tree still growing here never settles
+
+// Mean child count of a geometric node at `height`, capped at kMaxNumChildren: for the number of
+// failures X before a success of probability p = 1 / (1 + mean), E[min(X, c)] = mean * (1 - (1 - p)^c).
+double cappedGeometricMean(const TreeParams& t, int height) {
+  const double m = geometricMean(t, height);
+  if (!(m > 0)) return m == 0 || m < 0 ? 0.0 : m;  // NaN stays NaN
+  if (std::isinf(m)) return m;
+  return m * (1.0 - std::pow(m / (1.0 + m), kMaxNumChildren));
+}
+
+Expectation expectation(const TreeParams& t) {
+  const double qm = t.q * std::min(t.m, kMaxNumChildren);
+  const std::string binomialInfinite =
+      "binomial nodes have q * m = " + num(qm) + " children on average (--uts-q " + num(t.q) + ", --uts-m " +
+      std::to_string(t.m) + (t.m > kMaxNumChildren ? ", capped at " + std::to_string(kMaxNumChildren) : "") +
+      "): with q * m >= 1 the tree's expected size is infinite; q * m must be < 1 (only the sample "
+      "trees of --tree, whose sizes are known, are exempt)";
+  // Expected size of a binomial node's subtree, itself included.
+  auto binomialSubtree = [&](double nodes) -> Expectation {
+    if (nodes == 0) return {0, ""};
+    if (qm >= 1) return {HUGE_VAL, binomialInfinite};
+    return {nodes / (1.0 - qm), ""};
+  };
+  switch (t.type) {
+    case TreeType::Balanced: {
+      const double b = std::floor(t.b0);
+      double total = 0, level = 1;
+      for (int d = 0; d <= t.genMx && total < kTooMany; ++d, level *= b) total += level;
+      return {total, ""};
+    }
+    case TreeType::Binomial: {
+      const Expectation below = binomialSubtree(std::floor(t.b0));
+      return {1 + below.nodes, below.infinite};
+    }
+    case TreeType::Geometric:
+    case TreeType::Hybrid: {
+      double total = 0, level = 1;
+      for (long long h = 0;; ++h) {
+        const int height = static_cast<int>(std::min<long long>(h, INT32_MAX));
+        if (t.type == TreeType::Hybrid && !(height < t.shiftDepth * t.genMx)) {
+          const Expectation below = binomialSubtree(level);
+          return {total + below.nodes, below.infinite};
+        }
+        total += level;
+        const double m = cappedGeometricMean(t, height);
+        if (!std::isfinite(m))
+          return {HUGE_VAL, "the geometric mean child count at depth " + std::to_string(h) +
+                                " is not a finite number (shape expdec needs --uts-d >= 2)"};
+        level *= m;
+        if (level == 0 || total >= kTooMany) return {total, ""};
+        // Past gen_mx only expdec goes on, with a falling mean below 1: the rest is at most a
+        // geometric series.
+        if (h >= t.genMx && m < 1 && level / (1 - m) < 1e-9 * total) return {total + level / (1 - m), ""};
+        if (h >= kMaxLevels)
+          return {HUGE_VAL, "the expected size still grows " + std::to_string(kMaxLevels) +
+                                " levels down (the mean child count stays at or above 1; shape expdec needs --uts-b > 1)"};
+      }
+    }
+  }
+  return {0, ""};
+}
+
 }  // namespace
+
+double expectedNodes(const TreeParams& t) { return expectation(t).nodes; }
+
+bool isPreset(const TreeParams& t) {
+  for (const auto& [name, p] : table())
+    if (p.type == t.type && p.shape == t.shape && p.genMx == t.genMx && p.b0 == t.b0 && p.seed == t.seed &&
+        p.q == t.q && p.m == t.m && p.shiftDepth == t.shiftDepth)
+      return true;
+  return false;
+}
+
+void checkCountable(const TreeParams& t) {
+  // A sample tree is one known realisation: UTS 2.1 published its size (T3L's q * m is 1.00007, so
+  // its expected size is infinite, yet the tree of its seed is finite).
+  if (isPreset(t)) return;
+  const Expectation e = expectation(t);
+  if (!e.infinite.empty()) throw InputError("tree " + describe(t) + ": " + e.infinite);
+  if (e.nodes >= kTooMany)
+    throw InputError("tree " + describe(t) + ": its expected size is more than 2^63 nodes (" + num(e.nodes) +
+                     " in its first levels): no run could finish or count it");
+}
 
 std::optional<TreeParams> preset(const std::string& name) {
   for (const auto& [n, t] : table())

@@ -13,12 +13,16 @@
 // child fails the bound every later sibling does too (pruneLevel).
 //
 // Objective type: double (see instance.hpp). When every profit is a whole number the optimum is
-// too, so the bound is rounded down, which prunes more and stays exact (the arithmetic is exact
-// below 2^53).
+// too, so the bound is rounded down, which prunes more. Rounding down must never cut below the true
+// bound: in floating point 39 + 285 * (11 / 15) is 247.99999999999997, floored to 247 while the
+// subtree held 248. So when the profits, the weights and the capacity are all whole numbers (the
+// readers keep them and the profits' sum below 2^53) the bound is computed in integers, exactly;
+// otherwise it gets a relative slack before it is rounded.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 #include <vector>
 
@@ -47,11 +51,20 @@ class Space {
     };
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return density(a) > density(b); });
     integral = true;
+    exact = capacity == std::floor(capacity);
     for (int i : order) {
       profit.push_back(inst.items[i].profit);
       weight.push_back(inst.items[i].weight);
       label.push_back(inst.items[i].label);
       integral = integral && inst.items[i].profit == std::floor(inst.items[i].profit);
+      exact = exact && inst.items[i].weight == std::floor(inst.items[i].weight);
+    }
+    exact = exact && integral;
+    if (exact) {
+      for (int j = 0; j < static_cast<int>(profit.size()); ++j) {
+        profitWhole.push_back(static_cast<std::uint64_t>(profit[j]));
+        weightWhole.push_back(static_cast<std::uint64_t>(weight[j]));
+      }
     }
   }
 
@@ -65,10 +78,22 @@ class Space {
     return out;
   }
 
+  // Bytes the nodes of one search path take: a node holds the items chosen so far, and a path
+  // can choose as many items as the lightest ones that fit together.
+  std::uint64_t pathBytes() const {
+    std::vector<double> w = weight;
+    std::sort(w.begin(), w.end());
+    std::uint64_t k = 0;
+    for (double total = 0; k < w.size() && total + w[k] <= capacity; ++k) total += w[k];
+    return k * (k + 1) / 2 * sizeof(int) + (k + 1) * sizeof(Node);
+  }
+
   double capacity;
   std::vector<double> profit, weight;  // by sorted position
   std::vector<long long> label;
   bool integral;  // every profit a whole number
+  bool exact;     // profits, weights and capacity all whole numbers (each below 2^53)
+  std::vector<std::uint64_t> profitWhole, weightWhole;  // when exact: the same numbers as integers
 };
 
 struct Model {
@@ -77,8 +102,24 @@ struct Model {
   static constexpr bool pruneLevel = true;
 
   static double bound(const Space& s, const Node& n) {
-    double b = n.profit, room = s.capacity - n.weight;
     const int size = static_cast<int>(s.profit.size());
+    if (s.exact) {
+      // Every partial sum is a whole number below 2^53, so these conversions are exact; the
+      // fraction is floored in 128-bit integers (profit * room can exceed 2^64).
+      std::uint64_t b = static_cast<std::uint64_t>(n.profit);
+      std::uint64_t room = static_cast<std::uint64_t>(s.capacity) - static_cast<std::uint64_t>(n.weight);
+      for (int j = n.next; j < size; ++j) {
+        if (s.weightWhole[j] <= room) {
+          room -= s.weightWhole[j];
+          b += s.profitWhole[j];
+        } else {
+          b += static_cast<std::uint64_t>(static_cast<unsigned __int128>(s.profitWhole[j]) * room / s.weightWhole[j]);
+          break;
+        }
+      }
+      return static_cast<double>(b);
+    }
+    double b = n.profit, room = s.capacity - n.weight;
     for (int j = n.next; j < size; ++j) {
       if (s.weight[j] <= room) {
         room -= s.weight[j];
@@ -88,8 +129,10 @@ struct Model {
         break;
       }
     }
-    // Real-valued data: a hair of slack so rounding never cuts a subtree that ties the optimum.
-    return s.integral ? std::floor(b) : b + 1e-9 * (1.0 + std::abs(b));
+    // Real-valued data: a hair of slack so rounding never cuts a subtree that ties the optimum
+    // (with whole profits, the optimum is whole: the slack keeps the floor from dropping below it).
+    const double slack = 1e-9 * (1.0 + std::abs(b));
+    return s.integral ? std::floor(b + slack) : b + slack;
   }
 
   struct Generator {

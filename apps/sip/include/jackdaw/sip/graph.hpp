@@ -7,11 +7,17 @@
 // An edge listed on one side only still counts (the graph is undirected); i listing i is a loop.
 // CSV: one 'a,b' edge per line; 'a,' declares an isolated vertex; 'x,x' is a loop. Names are
 // strings, numbered in order of first appearance.
+//
+// Limits: at most kMaxVertices vertices, and the adjacency matrix (n^2 bits) with the names must fit
+// the memory limit, checked before anything of that size is allocated (LAD: at its first line; CSV:
+// as new names appear). The file must be a regular file (core/input_file.hpp).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "jackdaw/core/memory_budget.hpp"
 
 namespace jackdaw::sip {
 
@@ -29,7 +35,14 @@ struct Graph {
 
 enum class Format { Auto, Lad, Csv };
 
-// Throws jackdaw::InputError naming file:line for anything malformed.
-Graph readGraph(const std::string& path, Format format = Format::Auto);
+inline constexpr long long kMaxVertices = 1 << 22;
+
+// Bytes a graph of n vertices takes: its adjacency rows, degrees and names.
+std::uint64_t graphBytes(std::uint64_t n);
+
+// Throws jackdaw::InputError naming file:line for anything malformed or too large for
+// `memoryLimit` (bytes; the apps pass --memory-limit).
+Graph readGraph(const std::string& path, Format format = Format::Auto,
+                std::uint64_t memoryLimit = defaultMemoryLimitBytes());
 
 }  // namespace jackdaw::sip

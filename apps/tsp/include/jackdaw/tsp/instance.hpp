@@ -10,6 +10,17 @@
 
 namespace jackdaw::tsp {
 
+// Weights (read or computed from coordinates) lie in [-kMaxWeight - 1, kMaxWeight], so that the sum of
+// two fits an int (2-opt compares such sums) and a tour of kMaxDimension cities fits a long long
+// with room to spare (the objective and the bound).
+inline constexpr std::int32_t kMaxWeight = INT32_MAX / 4;  // 536870911
+inline constexpr int kMaxDimension = 20000;                // city ids are uint16 on a search path
+
+// Memory per city pair of a run: the instance's matrix (4 bytes), the search space's copy (4), its
+// Held-Karp costs (8) and nearest-neighbour orders (4). Readers check n * n of these against the
+// memory limit before allocating.
+inline constexpr std::uint64_t kBytesPerCityPair = 20;
+
 struct Instance {
   std::string name;
   int n = 0;

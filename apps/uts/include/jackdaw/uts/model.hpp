@@ -80,7 +80,11 @@ inline int geometricChildren(const Tree& t, const State& s, int height) {
   const double lq = static_cast<std::size_t>(height) < t.logOneMinusP.size() ? t.logOneMinusP[height]
                                                                               : t.logOneMinusPAt(height);
   const double u = toProb(rand31(s));
-  return static_cast<int>(std::floor(std::log(1.0 - u) / lq));
+  const double c = std::floor(std::log(1.0 - u) / lq);
+  // Capped here, before the conversion: a huge mean draws counts beyond int (numChildrenOf caps
+  // them at kMaxNumChildren anyway). Not-a-number (refused parameters only) takes the cap too.
+  if (!(c < kMaxNumChildren)) return kMaxNumChildren;
+  return c > 0 ? static_cast<int>(c) : 0;
 }
 
 inline int binomialChildren(const TreeParams& t, const State& s) {

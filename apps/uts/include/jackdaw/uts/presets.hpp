@@ -17,4 +17,18 @@ std::vector<std::string> presetNames();
 // One-line description, e.g. "Geometric[fixed] d=10 b=4 r=19".
 std::string describe(const TreeParams& t);
 
+// The tree's expected number of nodes, from its parameters alone (each level's expected size is
+// the previous one's times the mean child count, with the cap of kMaxNumChildren). Infinity when
+// the expectation diverges: a binomial part with q * m >= 1, or a geometric mean that never falls
+// below 1 (shape expdec with b0 <= 1).
+double expectedNodes(const TreeParams& t);
+
+// Whether `t` is exactly one of the sample trees.
+bool isPreset(const TreeParams& t);
+
+// Throws InputError, explaining which parameters are at fault, for a tree whose expected size is
+// infinite or beyond 2^63 nodes (a run would never end, and its counters could not hold the count).
+// The sample trees are exempt: each is one realisation whose size UTS published.
+void checkCountable(const TreeParams& t);
+
 }  // namespace jackdaw::uts
