@@ -11,7 +11,8 @@ option is dropped). Every case must end in one of two ways:
 
   exit 2, with exactly one line saying "error:" that names the option;
   exit 0 (the value is meaningful), and stdout matching --expect if given; never for the values in
-  NEVER (no option of ours takes a negative, non-finite, blank-led, empty or 2^64 value).
+  NEVER (no option of ours takes a non-finite, blank-led, empty, hexadecimal or 2^64 value, nor a
+  negative one unless its range says so).
 
 Anything else fails the test: another exit code, a signal (an abort, a crash), a hang (timeout),
 or a refusal that does not say which option. Prints the case counts.
@@ -23,9 +24,11 @@ import re
 import subprocess
 import sys
 
-VALUES = ["nan", "inf", "-inf", "-1", "0", str(2**63), str(2**64), "1e400", " -5", ""]
-# No option of ours means anything by these: they must be refused, never taken as some number.
-NEVER = {"nan", "inf", "-inf", "-1", str(2**64), "1e400", " -5", ""}
+VALUES = ["nan", "inf", "-inf", "-1", "0", str(2**63), str(2**64), "1e400", " -5", "", "0x10"]
+# No option of ours means anything by these: they must be refused, never taken as some number
+# ("-1" only where the option's range, as --help shows it, starts below zero, e.g. a UTS root seed).
+NEVER = {"nan", "inf", "-inf", "-1", str(2**64), "1e400", " -5", "", "0x10"}
+LOWER = re.compile(r"in \[(-?[0-9.e+]+)[ ,]")
 OPTION = re.compile(r"^\s{2}(?:-(\w),)?(--[\w-]+)\s+([A-Z][\w:|]*)")
 NUMERIC = re.compile(r"^(INT|UINT|FLOAT|NUMBER)|:(INT|UINT|FLOAT|NUMBER|SIZE)\b|INT\|auto")
 
@@ -36,7 +39,9 @@ def numeric_options(app):
     for line in text.splitlines():
         m = OPTION.match(line)
         if m and NUMERIC.search(m.group(3)):
-            found[m.group(2)] = m.group(1)
+            lo = LOWER.search(m.group(3))
+            negative = bool(lo) and float(lo.group(1)) < 0
+            found[m.group(2)] = (m.group(1), negative)
     if not found:
         sys.exit(f"option_fuzz: no numeric option found in {app} --help")
     return found
@@ -54,7 +59,8 @@ def drop(base, names):
     return out
 
 
-def run_case(app, base, option, short, value, expect, timeout):
+def run_case(app, base, option, spec, value, expect, timeout):
+    short, negative = spec
     names = {option} | ({"-" + short} if short else set())
     cmd = [app] + drop(base, names) + [f"{option}={value}"]
     shown = " ".join(cmd[:-1]) + f" '{option}={value}'"
@@ -69,7 +75,7 @@ def run_case(app, base, option, short, value, expect, timeout):
         if option not in errors[0] and not (short and f"-{short}" in errors[0]):
             return "fail", f"{shown}: the message does not name {option}: {errors[0]}"
         return "refused", None
-    if p.returncode == 0 and value in NEVER:
+    if p.returncode == 0 and value in NEVER and not (value == "-1" and negative):
         return "fail", f"{shown}: accepted a value that means nothing (exit 0)"
     if p.returncode == 0:
         if expect and not re.search(expect, p.stdout):

@@ -16,6 +16,7 @@
 #include "jackdaw/comm/failure.hpp"
 #include "jackdaw/comm/runtime.hpp"
 #include "jackdaw/core/errors.hpp"
+#include "jackdaw/core/input_file.hpp"
 
 namespace jackdaw::app {
 
@@ -107,7 +108,7 @@ int runMain(int argc, char** argv, const std::string& name, const std::string& d
     return ctx.rank == 0 ? cli.exit(e) : 0;
   } catch (const CLI::ParseError& e) {
     // Every rank parses the same command line: one message, from rank 0.
-    if (ctx.rank == 0) std::cerr << name << ": error: " << excerpt(e.what()) << "\n(run with --help for the options)\n";
+    if (ctx.rank == 0) std::cerr << name << ": error: " << excerpt(e.what(), 400) << "\n(run with --help for the options)\n";
     return kBadInput;
   }
   settleDefaults(cli, ctx.opts);

@@ -7,6 +7,7 @@
 
 #include "jackdaw/comm/cli_numbers.hpp"
 #include "jackdaw/core/errors.hpp"
+#include "jackdaw/core/input_file.hpp"
 #include "jackdaw/app/app_skeletons.hpp"
 #include "jackdaw/skeletons/table.hpp"
 

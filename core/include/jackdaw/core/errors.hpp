@@ -4,16 +4,8 @@
 #include <exception>
 #include <stdexcept>
 #include <string>
-#include <string_view>
 
 namespace jackdaw {
-
-// At most `max` characters of a user's text for a message ("…" marks the cut), so that an error
-// about a gigabyte-long line or argument does not print it whole.
-inline std::string excerpt(std::string_view text, std::size_t max = 160) {
-  if (text.size() <= max) return std::string(text);
-  return std::string(text.substr(0, max)) + "… (" + std::to_string(text.size()) + " characters)";
-}
 
 // Bad input: a missing or malformed file, an impossible option. The message names the culprit
 // (file and line where there is one).
