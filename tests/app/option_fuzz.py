@@ -39,7 +39,7 @@ def numeric_options(app):
     for line in text.splitlines():
         m = OPTION.match(line)
         if m and NUMERIC.search(m.group(3)):
-            lo = LOWER.search(m.group(3))
+            lo = LOWER.search(line)
             negative = bool(lo) and float(lo.group(1)) < 0
             found[m.group(2)] = (m.group(1), negative)
     if not found:
