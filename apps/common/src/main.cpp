@@ -82,6 +82,7 @@ int runMain(int argc, char** argv, const std::string& name, const std::string& d
   try {
     SignalStop::Deferred whileMpiStarts;
     mpi.emplace(argc, argv);
+    ctx.startup.mpi = AppContext::Startup::Clock::now();
   } catch (const std::exception& e) {
     std::cerr << name << ": error: " << e.what() << "\n";
     return kFailure;
@@ -124,6 +125,7 @@ int runMain(int argc, char** argv, const std::string& name, const std::string& d
     // --trace: one rank, a writable FILE, checked before any input is read or searched.
     if (!ctx.opts.traceFile.empty()) ctx.trace = std::make_shared<TraceRecorder>(ctx);
     if (!ctx.opts.checkpointDir.empty() || !ctx.opts.resumeDir.empty()) ctx.identity = searchIdentity(name, appOptions(cli, common));
+    ctx.startup.options = AppContext::Startup::Clock::now();
     const int code = body(ctx);
     signals.finishing();
     // An app that ended without finish(): the trace of its last search, without its answer.
