@@ -24,11 +24,18 @@ const char* threadLevelName(int level) {
 // neither: it runs isolated, with the shared-memory and self transports, and without hwloc's I/O
 // discovery. Variables the user set
 // win (setenv does not overwrite).
-static bool startedByLauncher() {
+bool startedByLauncher() {
   for (const char* v : {"OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMIX_NAMESPACE", "PMI_RANK",
                         "PMI_SIZE", "PMI_FD", "SLURM_PROCID", "OMPI_MCA_orte_hnp_uri"})
     if (std::getenv(v)) return true;
   return false;
+}
+
+bool mpiActive() {
+  int initialised = 0, finalised = 0;
+  MPI_Initialized(&initialised);
+  MPI_Finalized(&finalised);
+  return initialised && !finalised;
 }
 
 static void lightSingleton() {

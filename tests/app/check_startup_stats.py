@@ -4,8 +4,8 @@
     check_startup_stats.py APP ARGS...
 
 Runs APP ARGS --stats FILE, timing the run from outside. Each phase (exec_to_main_s, mpi_init_s,
-options_s, input_s) must be there, at least 0 (exec_to_main_s: above -0.01, its clock ticks are
-10 ms) and their sum at most the wall time measured outside.
+options_s, input_s) must be there, at least 0, and their sum at most the wall time measured
+outside (exec_to_main_s is read in clock ticks of 10 ms: up to two ticks' slack).
 """
 import json
 import os
@@ -33,7 +33,7 @@ def main():
     if s["exec_to_main_s"] < -0.01 or min(s["mpi_init_s"], s["options_s"], s["input_s"]) < 0:
         sys.exit(f"FAIL: a negative phase: {s}")
     total = sum(s.values())
-    if total > wall + 0.01:
+    if total > wall + 0.02:
         sys.exit(f"FAIL: the phases add up to {total:.3f} s, more than the {wall:.3f} s the run took: {s}")
     print(f"ok: {s}, whole run {wall:.3f} s")
 

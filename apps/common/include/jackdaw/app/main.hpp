@@ -73,11 +73,13 @@ struct AppContext {
     StopReason stop = StopReason::None;
   } lastRun;
   mutable bool statsWritten = false;  // writeStats ran
-  // Start-up phases, for --stats "startup" (report.cpp): when runMain began, MPI was up, the
-  // command line was parsed and checked, and the first search began.
+  // Start-up phases, for --stats "startup" (report.cpp): when runMain began, the command line was
+  // parsed and checked, and the first search began; and how long MPI_Init took (0: not started,
+  // one rank without a launcher).
   struct Startup {
     using Clock = std::chrono::steady_clock;
-    Clock::time_point main = Clock::now(), mpi, options, search;
+    Clock::time_point main = Clock::now(), options, search;
+    double mpiSeconds = 0;
     bool searched = false;
     void searchStarts() {
       if (!searched) search = Clock::now(), searched = true;
