@@ -1,11 +1,20 @@
 #include "jackdaw/comm/failure.hpp"
 
+#include "jackdaw/comm/runtime.hpp"
+
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 namespace jackdaw::comm {
 
 bool collectiveCheck(MPI_Comm comm, const std::optional<std::string>& error) {
+  if (!mpiActive()) {  // one rank without MPI: the same message, nothing to agree on
+    if (!error) return true;
+    std::fprintf(stderr, "rank 0: %s\n", error->c_str());
+    std::fflush(stderr);
+    return false;
+  }
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
@@ -40,6 +49,7 @@ bool checkSetup(MPI_Comm comm, const std::function<void()>& setup) {
 void abortJob(int rank, const std::string& message, int code) {
   std::fprintf(stderr, "rank %d: %s\n", rank, message.c_str());
   std::fflush(stderr);
+  if (!mpiActive()) std::_Exit(code);  // one rank without MPI: nothing else to stop
   MPI_Abort(MPI_COMM_WORLD, code);
   std::abort();  // MPI_Abort does not return; this keeps [[noreturn]] honest
 }

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -17,12 +18,42 @@ const char* threadLevelName(int level) {
   }
 }
 
+// A process that no launcher started (mpirun, srun, a PMI/PMIx server) is an MPI singleton: one
+// rank with no peers. Left to itself, Open MPI spawns an orted for it and starts its network
+// transports (UCX), most of a trivial run's start-up (bench/results/startup.md). A singleton needs
+// neither: it runs isolated, with the shared-memory and self transports, and without hwloc's I/O
+// discovery. Variables the user set
+// win (setenv does not overwrite).
+bool startedByLauncher() {
+  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMIX_NAMESPACE", "PMI_RANK",
+                        "PMI_SIZE", "PMI_FD", "SLURM_PROCID", "OMPI_MCA_orte_hnp_uri"})
+    if (std::getenv(v)) return true;
+  return false;
+}
+
+bool mpiActive() {
+  int initialised = 0, finalised = 0;
+  MPI_Initialized(&initialised);
+  MPI_Finalized(&finalised);
+  return initialised && !finalised;
+}
+
+static void lightSingleton() {
+  if (startedByLauncher()) return;
+  setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);
+  setenv("OMPI_MCA_pml", "ob1", 0);
+  setenv("OMPI_MCA_btl", "self,vader", 0);
+  // hwloc's I/O plugins (PCI, OpenCL, GL: the last tries an X display) say nothing Jackdaw uses.
+  setenv("HWLOC_PLUGINS_BLACKLIST", "hwloc_gl,hwloc_opencl,hwloc_pci,hwloc_xml_libxml", 0);
+}
+
 Runtime::Runtime(int& argc, char**& argv) {
   int initialised = 0;
   MPI_Initialized(&initialised);
   if (initialised) {
     MPI_Query_thread(&provided_);
   } else {
+    lightSingleton();
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided_);
     owns_ = true;
   }

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Compile-fail check for one model mistake.
 
-check.py COMPILE_COMMANDS SOURCE REGEX
+check.py COMPILE_COMMANDS SOURCE REGEX [NOTE_REGEX]
 
 1. The source as written must compile (the positive control: the mistake is the only problem).
 2. With -DMISTAKE it must fail; the first line with "error:" must match REGEX (the requirement,
    stated at the user's call), and it must be the only error (no knock-on errors).
+3. With NOTE_REGEX, the diagnostics must also match it (e.g. a note naming the types compared).
 """
 import json
 import re
@@ -43,6 +44,7 @@ def compile_(args, cwd, extra):
 
 def main():
     db, source, pattern = sys.argv[1:4]
+    note = sys.argv[4] if len(sys.argv) > 4 else None
     args, cwd = command_for(db, source)
     ok = compile_(args, cwd, [])
     if ok.returncode != 0:
@@ -59,6 +61,9 @@ def main():
     if len(errors) != 1:
         print("\n".join(errors))
         sys.exit(f"FAIL: {len(errors)} errors; the mistake must give exactly one")
+    if note and not re.search(note, bad.stderr):
+        print(bad.stderr[:6000])
+        sys.exit(f"FAIL: the diagnostics do not match /{note}/")
     print(f"ok: {len(bad.stderr.splitlines())} lines of diagnostics, one error")
 
 

@@ -5,8 +5,13 @@
 #   examples/knapsack_bb          jackdaw::solve, optimisation; optimum against a dynamic programme
 #   examples/graph_colouring      jackdaw::solve, decision; yes/no against the chromatic number
 #                                 (inclusion-exclusion), and every colouring found is checked
+#   examples/vertex_cover         jackdaw::solve, minimisation; the minimum cover of the complement
+#                                 of DIMACS graphs is n - omega (omega: instances/dimacs/ANSWERS.tsv)
 # (reference.py computes those answers without searching). The solve examples run on one process
-# under two skeletons and on two MPI ranks.
+# under two skeletons and on two MPI ranks. And the consumer's checked build:
+#   tests/install/checked_build   configured with -DJACKDAW_CHECK_MODELS=ON, a model that
+#                                 over-counts numChildren must fail with ModelError and the honest
+#                                 one count right (OEIS A000073); configured without, it is unchecked
 #
 #   check_install.sh BUILD_DIR SOURCE_DIR WORK_DIR [MPIEXEC]
 set -euo pipefail
@@ -16,22 +21,31 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 rm -rf "$work" && mkdir -p "$work"
 cmake --install "$build_dir" --prefix "$work/prefix" >/dev/null
 
-examples=(self_avoiding_walks knapsack_bb graph_colouring)
+examples=(self_avoiding_walks knapsack_bb graph_colouring vertex_cover)
 for ex in "${examples[@]}"; do
   cmake -S "$src_dir/examples/$ex" -B "$work/$ex" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
 done
-# One source file each: the three compile side by side.
+# The checked-build probe, once with JACKDAW_CHECK_MODELS=ON and once as a plain Release build.
+cmake -S "$src_dir/tests/install/checked_build" -B "$work/checked" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" \
+  -DJACKDAW_CHECK_MODELS=ON >"$work/checked.configure.log" 2>&1 || { cat "$work/checked.configure.log"; exit 1; }
+if grep -q "not used by the project" "$work/checked.configure.log"; then
+  echo "JACKDAW_CHECK_MODELS was not read by the installed package:"; cat "$work/checked.configure.log"; exit 1
+fi
+cmake -S "$src_dir/tests/install/checked_build" -B "$work/unchecked" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
+# One source file each: they compile side by side.
+builds=("${examples[@]}" checked unchecked)
 pids=()
-for ex in "${examples[@]}"; do
+for ex in "${builds[@]}"; do
   cmake --build "$work/$ex" >"$work/$ex.log" 2>&1 &
   pids+=($!)
 done
 for i in "${!pids[@]}"; do
-  wait "${pids[$i]}" || { echo "building examples/${examples[$i]} against the installed package failed:"; cat "$work/${examples[$i]}.log"; exit 1; }
+  wait "${pids[$i]}" || { echo "building ${builds[$i]} against the installed package failed:"; cat "$work/${builds[$i]}.log"; exit 1; }
 done
 saw="$work/self_avoiding_walks/saw"
 knapsack="$work/knapsack_bb/knapsack_bb"
 colouring="$work/graph_colouring/graph_colouring"
+cover="$work/vertex_cover/vertex_cover"
 
 # run OUT COMMAND...: runs it (never longer than 2 minutes) with its stdout in OUT; fails the test,
 # showing what it printed, if it exits non-zero.
@@ -43,6 +57,25 @@ run() {
     echo "exit $rc: $*"; cat "$out" "$out.err"; exit 1
   fi
 }
+
+# Checked build: compositions of 10 into parts 1..3 are 274 (OEIS A000073, a(12)). Checked, the
+# honest model gives 274 and the over-counting one stops with ModelError (exit 1); unchecked, the
+# honest model gives 274 too (what the lying one prints unchecked is not asserted: it is wrong).
+probe() {  # probe DIR ARGS...: its output in $work/probe.out, its exit code in probe_rc
+  probe_rc=0
+  timeout 60 "$work/$1/checked_build" "${@:2}" >"$work/probe.out" 2>&1 || probe_rc=$?
+}
+probe checked 10
+{ [ "$probe_rc" -eq 0 ] && grep -qx "checked: yes" "$work/probe.out" && grep -qx "count: 274" "$work/probe.out"; } ||
+  { echo "checked build, honest model: expected checked, count 274, exit 0 (got $probe_rc)"; cat "$work/probe.out"; exit 1; }
+probe checked 10 overcount
+{ [ "$probe_rc" -eq 1 ] && grep -q "^error: model .*numChildren over-counts the children" "$work/probe.out"; } ||
+  { echo "checked build, over-counting model: expected ModelError and exit 1 (got $probe_rc)"; cat "$work/probe.out"; exit 1; }
+probe unchecked 10
+{ [ "$probe_rc" -eq 0 ] && grep -qx "checked: no" "$work/probe.out" && grep -qx "count: 274" "$work/probe.out"; } ||
+  { echo "unchecked build, honest model: expected unchecked, count 274, exit 0 (got $probe_rc)"; cat "$work/probe.out"; exit 1; }
+probe unchecked 10 overcount
+echo "ok: -DJACKDAW_CHECK_MODELS=ON out of tree stops the over-counting model; unchecked it printed: $(grep count "$work/probe.out")"
 
 # A001411: self-avoiding walks of n steps on the square lattice.
 expect=(1 4 12 36 100 284 780 2172 5916 16268 44100 120292 324932)
@@ -95,4 +128,16 @@ for graph in "20 30 2" "20 70 6"; do
     answer=$(python3 "$reference" colouring "$vertices" "$density" "$seed" "$k" "${outputs[@]}") || { echo "$answer"; exit 1; }
     echo "ok: graph_colouring ${flags[*]}: $answer, on $how"
   done
+done
+
+# Vertex cover (minimisation): the complement of a graph has a minimum cover of n - omega, omega
+# the graph's published clique number (instances/dimacs/ANSWERS.tsv).
+for graph in MANN_a9 hamming6-4; do
+  read -r n omega < <(awk -v g="$graph" '$1 == g { print $2, $4 }' "$src_dir/instances/dimacs/ANSWERS.tsv")
+  name="$work/cover.$graph"
+  solve_runs "$name" "$cover" --graph "$src_dir/instances/dimacs/$graph.clq" --complement
+  for out in "${outputs[@]}"; do
+    grep -qx "minimum cover: $((n - omega))" "$out" || { echo "vertex_cover $graph: expected $((n - omega)) ($out)"; cat "$out"; exit 1; }
+  done
+  echo "ok: vertex_cover --complement $graph: $((n - omega)) = $n - omega, on $how"
 done

@@ -3,11 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
 #include <numeric>
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <cereal/archives/binary.hpp>
@@ -106,7 +108,7 @@ TEST_P(KnownOmega, DecisionFindsOmegaButNotOmegaPlusOne) {
 
 TEST_P(KnownOmega, DecisionProofIsTheTreeOfTheBoundBelowItsGoal) {
   // "No clique of omega + 1" cuts exactly what a bound of omega cuts, so with the goal told to the
-  // model (goalHint) the proof must search the very tree an optimisation given omega searches.
+  // model (IncumbentView::goal) the proof must search the very tree an optimisation given omega searches.
   const auto g = instance(GetParam().name);
   const int omega = GetParam().omega;
   const auto proof = solve<Decision>(g, omega + 1);
@@ -199,11 +201,12 @@ TEST(MaxCliqueModel, ChildBoundsNeverIncreaseAfterReColouring) {
   const auto space = M::makeSpace(g);
   const auto root = M::root(space);
   M::Generator top(space, root);
+  std::atomic<int> fifteen{15};  // as if a clique of 15 were known
+  std::atomic<bool> known{true};
   std::size_t checked = 0;
   for (std::size_t i = 0; i < top.numChildren; ++i) {
     const auto child = top.next();
-    space.knownBest->store(15);  // as if a clique of 15 were known
-    M::Generator gen(space, child);
+    M::Generator gen(space, child, IncumbentView<int>(&fifteen, &known, nullptr));
     int last = 1 << 30;
     for (std::size_t k = 0; k < gen.numChildren; ++k, ++checked) {
       const auto c = gen.next();
@@ -238,11 +241,23 @@ int bruteForceOmega(const DimacsGraph& g) {
   return best;
 }
 
+// MaxClique<1> whose generators are told a best of `stale` whatever the search knows.
+struct StaleHint : MaxClique<1> {
+  using Base = MaxClique<1>;
+  struct Space : Base::Space {
+    std::atomic<int> stale{0};
+    std::atomic<bool> known{true};
+  };
+  struct Generator : Base::Generator {
+    Generator(const Space& s, const Node& p) : Base::Generator(s, p, IncumbentView<int>(&s.stale, &s.known, nullptr)) {}
+  };
+};
+
 }  // namespace
 
 TEST(MaxCliqueModel, RandomGraphsMatchBruteForceEvenWithAStaleHint) {
-  // Re-colouring reads Space::knownBest; whatever it holds, the bounds must stay valid. A hint
-  // far above the incumbent (n) must give the same omega, only with weaker re-colouring.
+  // Re-colouring reads the incumbent it is given; whatever that is, the bounds must stay valid. A
+  // best far above the incumbent (n) must give the same omega, only with weaker re-colouring.
   std::mt19937 rng(19);
   for (int trial = 0; trial < 60; ++trial) {
     const double p = trial % 3 == 0 ? 0.5 : trial % 3 == 1 ? 0.7 : 0.9;
@@ -259,11 +274,11 @@ TEST(MaxCliqueModel, RandomGraphsMatchBruteForceEvenWithAStaleHint) {
     EXPECT_TRUE(formsClique(g, o.clique));
     EXPECT_FALSE(solve<Decision>(g, omega + 1).found) << "trial " << trial;
 
-    using M = MaxClique<1>;
-    const auto space = M::makeSpace(g);
-    auto root = M::root(space);
-    space.knownBest->store(n);
-    const auto r = seq::search<M, Optimisation>(space, root, {});
+    using M = StaleHint;
+    M::Space space;
+    static_cast<M::Base::Space&>(space) = M::makeSpace(g);
+    space.stale = n;
+    const auto r = seq::search<M, Optimisation>(space, M::root(space), {});
     EXPECT_EQ(*r.objective, omega) << "trial " << trial << " (stale hint)";
   }
 }
@@ -289,6 +304,35 @@ TEST(MaxCliqueModel, FrozenBoundTreeDoesNotDependOnWorkers) {
     nodes.push_back(r.stats.nodes);
   }
   for (std::size_t i = 1; i < nodes.size(); ++i) EXPECT_EQ(nodes[i], nodes[0]) << "run " << i;
+}
+
+TEST(MaxCliqueModel, TwoSearchesInOneProcessSeeOnlyTheirOwnIncumbent) {
+  // The generator reads its own search's incumbent (IncumbentView), never state shared through the
+  // Space: an optimisation and a decision for omega + 1 run at once on one Space give what each
+  // gives alone, node for node (seq is deterministic). A hint shared through the Space would let
+  // the decision's goal (omega + 1, cut below omega) thin the optimisation's tree.
+  using M = MaxClique<4>;
+  const auto g = instance("brock200_1");  // omega 21 (instances/dimacs/ANSWERS.tsv)
+  const auto space = M::makeSpace(g);
+  SearchParams<int> decide;
+  decide.expectedObjective = 22;
+  const auto optAlone = seq::search<M, Optimisation>(space, M::root(space), {});
+  const auto decAlone = seq::search<M, Decision>(space, M::root(space), decide);
+  for (int round = 0; round < 3; ++round) {
+    SearchResult<M, Optimisation> opt;
+    SearchResult<M, Decision> dec;
+    std::thread a([&] { opt = seq::search<M, Optimisation>(space, M::root(space), {}); });
+    std::thread b([&] { dec = seq::search<M, Decision>(space, M::root(space), decide); });
+    a.join();
+    b.join();
+    EXPECT_EQ(*opt.objective, 21);
+    EXPECT_TRUE(isClique(g, M::originalVertices(space, *opt.best)));
+    EXPECT_FALSE(dec.found());
+    EXPECT_EQ(opt.stats.nodes, optAlone.stats.nodes) << "round " << round;
+    EXPECT_EQ(dec.stats.nodes, decAlone.stats.nodes) << "round " << round;
+  }
+  EXPECT_EQ(*optAlone.objective, 21);
+  EXPECT_FALSE(decAlone.found());
 }
 
 TEST(MaxCliqueModel, TooManyVerticesIsAnInputError) {

@@ -79,18 +79,25 @@ int runMain(int argc, char** argv, const std::string& name, const std::string& d
     ctx.stop.request(StopReason::Interrupted);
   });
   ctx.signals = &signals;
+  // A process no launcher started is one rank on its own: it starts MPI only for what needs it
+  // (checkpoints; bench/results/startup.md). Under a launcher MPI starts first, as every rank must.
   std::optional<comm::Runtime> mpi;
-  try {
-    SignalStop::Deferred whileMpiStarts;
-    mpi.emplace(argc, argv);
-  } catch (const std::exception& e) {
-    std::cerr << name << ": error: " << e.what() << "\n";
-    return kFailure;
-  }
+  const auto startMpi = [&]() {
+    const auto t0 = AppContext::Startup::Clock::now();
+    try {
+      SignalStop::Deferred whileMpiStarts;
+      mpi.emplace(argc, argv);
+    } catch (const std::exception& e) {
+      std::cerr << name << ": error: " << e.what() << "\n";
+      return false;
+    }
+    ctx.startup.mpiSeconds = std::chrono::duration<double>(AppContext::Startup::Clock::now() - t0).count();
+    return true;
+  };
+  if (comm::startedByLauncher() && !startMpi()) return kFailure;
   ctx.name = name;
-  ctx.rank = mpi->rank();
-  ctx.size = mpi->size();
-  ctx.world = mpi->world();
+  ctx.rank = mpi ? mpi->rank() : 0;
+  ctx.size = mpi ? mpi->size() : 1;
   ctx.argv.assign(argv, argv + argc);
   ctx.policies = &policies;
   ctx.log = makeLogger(name, ctx.rank);
@@ -115,7 +122,9 @@ int runMain(int argc, char** argv, const std::string& name, const std::string& d
   // Asking for --progress is asking to see info lines, unless --log-level says otherwise.
   const bool progressShown = ctx.opts.progressSeconds > 0 && cli.count("--log-level") == 0;
   ctx.log->set_level(progressShown ? spdlog::level::info : spdlog::level::from_str(ctx.opts.logLevel));
-  ctx.log->debug("MPI thread level {}, {} rank(s)", comm::threadLevelName(mpi->threadLevel()), ctx.size);
+  if (!mpi && (!ctx.opts.checkpointDir.empty() || !ctx.opts.resumeDir.empty()) && !startMpi()) return kFailure;
+  if (mpi) ctx.log->debug("MPI thread level {}, {} rank(s)", comm::threadLevelName(mpi->threadLevel()), ctx.size);
+  else ctx.log->debug("one rank, no launcher: MPI not started");
   try {
     validate(ctx.opts);
     // Every output is checked before any input is read or searched: a finished search is never
@@ -125,6 +134,7 @@ int runMain(int argc, char** argv, const std::string& name, const std::string& d
     // --trace: one rank, a writable FILE, checked before any input is read or searched.
     if (!ctx.opts.traceFile.empty()) ctx.trace = std::make_shared<TraceRecorder>(ctx);
     if (!ctx.opts.checkpointDir.empty() || !ctx.opts.resumeDir.empty()) ctx.identity = searchIdentity(name, appOptions(cli, common));
+    ctx.startup.options = AppContext::Startup::Clock::now();
     const int code = body(ctx);
     signals.finishing();
     // An app that ended without finish(): the trace of its last search, without its answer.

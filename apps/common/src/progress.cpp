@@ -1,6 +1,9 @@
 #include "jackdaw/app/progress.hpp"
 
+#include <fmt/format.h>
 #include <spdlog/logger.h>
+
+#include <string>
 
 namespace jackdaw::app {
 
@@ -17,6 +20,18 @@ ProgressLog::~ProgressLog() {
   if (thread_.joinable()) thread_.join();
 }
 
+// ", incumbent 21" (optimisation; on several ranks also what this rank found itself, since the
+// incumbent includes the bounds other ranks sent), ", none found yet" (decision), or nothing.
+std::string ProgressLog::incumbent() const {
+  const auto inc = ctx_.live.incumbent();
+  if (!inc) return "";
+  if (inc->decision) return inc->foundHere ? ", found" : ", none found yet";
+  if (!inc->best) return ", no incumbent yet";
+  std::string s = fmt::format(", incumbent {:g}", *inc->best);
+  if (ctx_.size > 1) s += inc->foundHere ? fmt::format(" (this rank found {:g})", *inc->foundHere) : " (this rank found none)";
+  return s;
+}
+
 void ProgressLog::loop() {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
@@ -30,8 +45,8 @@ void ProgressLog::loop() {
     const std::uint64_t nodes = ctx_.live.nodes();
     const double interval = std::chrono::duration<double>(now - last).count();
     const double rate = interval > 0 ? static_cast<double>(nodes - lastNodes) / interval : 0.0;
-    ctx_.log->info("progress: {:.2f} s, {} nodes, {:.3g} nodes/s over the last {:.2f} s",
-                   std::chrono::duration<double>(now - start).count(), nodes, rate, interval);
+    ctx_.log->info("progress: {:.2f} s, {} nodes, {:.3g} nodes/s over the last {:.2f} s{}",
+                   std::chrono::duration<double>(now - start).count(), nodes, rate, interval, incumbent());
     last = now;
     lastNodes = nodes;
     due += std::chrono::duration_cast<Clock::duration>(every_);

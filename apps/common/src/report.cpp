@@ -11,6 +11,9 @@
 #include <chrono>
 #include <ctime>
 #include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
 
 #include "jackdaw/comm/comm_stats.hpp"
 #include "jackdaw/core/errors.hpp"
@@ -31,6 +34,41 @@ std::string toString(StopReason r) {
   return "unknown";
 }
 
+// How old the process was at steady time t, from its start time in /proc/self/stat (clock ticks
+// since boot) and CLOCK_BOOTTIME; -1 where that cannot be read.
+static double processAgeAt(std::chrono::steady_clock::time_point t) {
+  std::ifstream in("/proc/self/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto close = stat.rfind(')');  // the command name may hold spaces; fields follow it
+  if (close == std::string::npos) return -1;
+  std::istringstream fields(stat.substr(close + 2));
+  std::string f;
+  unsigned long long startTicks = 0;
+  for (int i = 3; i <= 22 && fields >> f; ++i)
+    if (i == 22) startTicks = std::stoull(f);
+  timespec boot{};
+  if (startTicks == 0 || clock_gettime(CLOCK_BOOTTIME, &boot) != 0) return -1;
+  const double ageNow = static_cast<double>(boot.tv_sec) + boot.tv_nsec * 1e-9 -
+                        static_cast<double>(startTicks) / static_cast<double>(sysconf(_SC_CLK_TCK));
+  return ageNow - std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// Where the time before the first search went, in seconds: from exec to runMain (from the
+// kernel's start time of the process, in clock ticks: about 10 ms resolution), MPI_Init (0 where
+// it was not needed), the command line, and from then to the search (the app reading its input,
+// building its Space).
+static nlohmann::json startupJson(const AppContext& ctx) {
+  using Clock = AppContext::Startup::Clock;
+  const auto& s = ctx.startup;
+  const auto secs = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); };
+  nlohmann::json j;
+  j["exec_to_main_s"] = processAgeAt(s.main);
+  j["mpi_init_s"] = s.mpiSeconds;  // 0: one rank without a launcher, MPI not needed
+  j["options_s"] = secs(s.main, s.options) - s.mpiSeconds;
+  if (s.searched) j["input_s"] = secs(s.options, s.search);
+  return j;
+}
+
 nlohmann::json runJson(const AppContext& ctx, const SearchStats& stats, double seconds, StopReason stop) {
   const auto& o = ctx.opts;
   nlohmann::json j;
@@ -48,6 +86,7 @@ nlohmann::json runJson(const AppContext& ctx, const SearchStats& stats, double s
   constants["rate-log-offset"] = o.workRate.logBase;
   j["command"] = ctx.argv;
   j["ranks"] = ctx.size;
+  j["startup"] = startupJson(ctx);
   j["seconds"] = seconds;
   j["status"] = toString(stop);
   j["complete"] = (stop == StopReason::None || stop == StopReason::Found);

@@ -69,19 +69,27 @@ SignalStop::SignalStop(const std::string& name, std::function<void(int)> onSigna
     sigemptyset(&set);
     for (int s : kSignals) sigaddset(&set, s);
     pthread_sigmask(SIG_BLOCK, &set, nullptr);
+    // Polls for a signal every 20 ms (a handler may not notify a condition variable); the
+    // destructor's notify ends the wait at once, so the process does not linger at exit.
+    std::unique_lock lock(quitMutex_);
     while (!quit_.load(std::memory_order_acquire)) {
       if (const int s = gSignal.load(std::memory_order_acquire); s != 0) {
+        lock.unlock();
         onSignal_(s);
         return;
       }
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      quitCv_.wait_for(lock, std::chrono::milliseconds(20), [this] { return quit_.load(std::memory_order_acquire); });
     }
   });
 }
 
 SignalStop::~SignalStop() {
   finishing();
-  quit_.store(true, std::memory_order_release);
+  {
+    std::lock_guard lock(quitMutex_);
+    quit_.store(true, std::memory_order_release);
+  }
+  quitCv_.notify_all();
   watcher_.join();
   gInstalled.store(false);
 }

@@ -4,7 +4,9 @@
 //   jackdaw::comm::Runtime mpi(argc, argv);       // throws if MPI_THREAD_MULTIPLE is missing
 //   if (mpi.rank() == 0) ...
 //
-// A plain `app ...` without mpirun works: Open MPI starts a singleton of size 1.
+// A plain `program ...` without mpirun works: Open MPI starts a singleton of size 1 (isolated, and
+// without network transports: runtime.cpp). The app frame (app::runMain) does not even construct a
+// Runtime in a process no launcher started, unless a checkpoint needs MPI (startedByLauncher).
 // We need MPI_THREAD_MULTIPLE because the comm thread drives point-to-point and RMA traffic while
 // the main thread may run collectives (setup checks, result gather) on another communicator.
 #pragma once
@@ -32,5 +34,12 @@ class Runtime {
 };
 
 const char* threadLevelName(int level);
+
+// True when a launcher (mpirun, srun, a PMI/PMIx server) started this process: its variables are
+// set. Otherwise the process is one rank on its own, and MPI would be a singleton.
+bool startedByLauncher();
+
+// True between MPI_Init and MPI_Finalize (a process may run as one rank without MPI at all).
+bool mpiActive();
 
 }  // namespace jackdaw::comm

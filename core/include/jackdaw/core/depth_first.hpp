@@ -120,7 +120,7 @@ class DepthFirst {
   bool descend(Frame& f) {
     if constexpr (requires { hooks_.spawnsChildrenOf(f.depth); }) {
       if (hooks_.spawnsChildrenOf(f.depth)) {
-        Generator gen(rules_.space(), f.node);
+        Generator gen = generator(f.node);
         const auto n = static_cast<std::size_t>(gen.numChildren);
         std::size_t i = 0;
         for (; i < n; ++i) {
@@ -144,7 +144,7 @@ class DepthFirst {
     }
     if constexpr (CountsChildrenInBulk<typename T::Enum, Node>) {
       if (rules_.countsLeavesInBulk(f.depth)) {
-        Generator gen(rules_.space(), f.node);
+        Generator gen = generator(f.node);
         const auto k = static_cast<std::size_t>(gen.numChildren);
         if constexpr (kCheckModels) {  // the count is used without building the children: build them here
           for (std::size_t i = 0; i < k; ++i) {
@@ -158,10 +158,19 @@ class DepthFirst {
         return false;
       }
     }
-    f.gen.emplace(rules_.space(), f.node);
+    if constexpr (seesIncumbent) f.gen.emplace(rules_.space(), f.node, rules_.view());
+    else f.gen.emplace(rules_.space(), f.node);
     f.remaining = static_cast<std::size_t>(f.gen->numChildren);
     f.declared = f.remaining;
     return true;
+  }
+
+  // The generator of n, given the incumbent if it takes it (model.hpp, SeesIncumbent). Returned
+  // as a prvalue: built in place, never moved.
+  static constexpr bool seesIncumbent = SeesIncumbent<Generator, typename T::Space, Node, typename T::Obj>;
+  Generator generator(const Node& n) {
+    if constexpr (seesIncumbent) return Generator(rules_.space(), n, rules_.view());
+    else return Generator(rules_.space(), n);
   }
 
   // Nodes counted without a visit each: the node total, and the deepest of them.
@@ -181,17 +190,17 @@ class DepthFirst {
   // backtrack (budget's splits, and so its tasks, are unchanged). Checked builds also build every
   // child and compare its generator's count with the one the model gave.
   void countTwoLevels(Frame& f) {
-    Generator gen(rules_.space(), f.node);
+    Generator gen = generator(f.node);
     const auto k = static_cast<std::size_t>(gen.numChildren);
     std::size_t grandchildren = 0;
     if constexpr (kCheckModels) {
-      Generator built(rules_.space(), f.node);
+      Generator built = generator(f.node);
       for (std::size_t i = 0; i < k; ++i) {
         Check::beforeNext(gen, k, i);
         Check::beforeNext(built, k, i);
         const auto counted = static_cast<std::size_t>(gen.countChildrenOfNext());
         const Node c = built.next();
-        Check::childCount(counted, static_cast<std::size_t>(Generator(rules_.space(), c).numChildren), i);
+        Check::childCount(counted, static_cast<std::size_t>(generator(c).numChildren), i);
         grandchildren += counted;
       }
       Check::atEnd(gen, k);
@@ -279,7 +288,7 @@ class DepthFirst {
   // A stop after visiting `visited` (at depth d): work is cut short if it has children or any
   // frame still has unexplored siblings. (Only on the stop path: asking the generator costs
   // nothing per node.) With rules.unexplored set, that work is kept, shallowest first.
-  bool hasChildren(const Node& n) { return Generator(rules_.space(), n).numChildren > 0; }
+  bool hasChildren(const Node& n) { return generator(n).numChildren > 0; }
   void abandon(const Node& visited, int d) {
     const bool expand = rules_.expandable(d);
     if (rules_.unexplored) {
@@ -304,7 +313,7 @@ class DepthFirst {
     }
   }
   void keepChildren(const Node& n, int depth) {
-    Generator gen(rules_.space(), n);
+    Generator gen = generator(n);
     const auto k = static_cast<std::size_t>(gen.numChildren);
     for (std::size_t i = 0; i < k; ++i) {
       Check::beforeNext(gen, k, i);

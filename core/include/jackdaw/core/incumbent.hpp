@@ -13,6 +13,8 @@
 #include <optional>
 #include <utility>
 
+#include "jackdaw/core/incumbent_view.hpp"
+
 namespace jackdaw {
 
 template <class Node, class Obj, class Better>
@@ -31,6 +33,9 @@ class Incumbent {
 
   // True when `o` is strictly better than the current bound (or there is none).
   bool wouldImprove(const Obj& o) const noexcept { return !hasBound() || Better{}(o, bound()); }
+
+  // What a generator may read of this incumbent (incumbent_view.hpp); `goal` may be null.
+  IncumbentView<Obj> view(const Obj* goal) const noexcept { return {&best_, &has_, goal}; }
 
   // Before the search: keep the bound where it is for good (docs/simulation.md, "incumbent replay").
   void freeze() noexcept { frozen_ = true; }

@@ -6,6 +6,7 @@
 //     using Space = Graph;              // read-only problem data, built identically on every rank
 //     using Node = Partial;             // copyable search state; getObj() for optimisation/decision
 //     using Generator = Children;       // Children(const Space&, const Node& parent); numChildren; next()
+//                                       // optional ctor (space, parent, IncumbentView<Obj>): the best so far
 //     static int bound(const Space&, const Node&);   // optional: upper bound of the node's subtree
 //     static constexpr bool pruneLevel = true;        // optional: a failed bound prunes later siblings
 //     using Better = std::less<>;                     // optional: objective order (default: maximise)
@@ -20,6 +21,8 @@
 #include <cstddef>
 #include <functional>
 #include <type_traits>
+
+#include "jackdaw/core/incumbent_view.hpp"
 
 namespace jackdaw {
 
@@ -128,23 +131,10 @@ void runHot(F&& loop) {
   else loop();
 }
 
-// Tells the model's optional boundHint(space, objective) that this process's bound is now
-// `objective`: given at the start (params.initialBound), found by a worker (NodeRules::visit), or
-// arrived from another rank. A model whose generator prunes or colours by the best value so far
-// (MaxClique's re-colouring) learns it here, and only here: under a frozen bound (trace levels) it
-// hears nothing after the start, so the tree it builds depends on that bound alone, not on which
-// worker got where first. A hint: it must keep every bound valid.
-template <class M, class Obj>
-void hintBound(const typename M::Space& space, const Obj& objective) {
-  if constexpr (requires { M::boundHint(space, objective); }) M::boundHint(space, objective);
-}
-
-// Tells the model's optional goalHint(space, goal) that a decision search looks for a solution at
-// least as good as `goal` (params.expectedObjective), so anything worse may be cut from the start:
-// MaxClique re-colours against goal - 1 as an optimisation search does against its incumbent.
-template <class M, class Obj>
-void hintGoal(const typename M::Space& space, const Obj& goal) {
-  if constexpr (requires { M::goalHint(space, goal); }) M::goalHint(space, goal);
-}
+// A Generator that takes the incumbent: `Generator(const Space&, const Node& parent,
+// IncumbentView<Obj>)`, which every skeleton then calls instead of the two-argument constructor
+// (incumbent_view.hpp says what the view holds and when).
+template <class G, class Space, class Node, class Obj>
+concept SeesIncumbent = std::constructible_from<G, const Space&, const Node&, IncumbentView<Obj>>;
 
 }  // namespace jackdaw

@@ -86,15 +86,29 @@ consteval bool checkEnumerator() {
 }
 }  // namespace detail
 
-// True if M with kind K, called with a Space S, a root R and params P, meets the contract; else
-// a static_assert has reported the first requirement it misses.
-template <class M, class K, class S, class R, class P>
-consteval bool checkModel() {
-  using detail::alwaysFalse;
-  if constexpr (!SearchKind<K>) {
-    static_assert(alwaysFalse<M>, "the search kind must be jackdaw::Enumeration<E>, jackdaw::Optimisation or jackdaw::Decision");
-    return false;
-  } else if constexpr (!requires { typename M::Space; }) {
+namespace detail {
+template <class P> inline constexpr bool isSearchParams = false;
+template <class O> inline constexpr bool isSearchParams<SearchParams<O>> = true;
+template <class P> struct ParamsObj {};
+template <class O> struct ParamsObj<SearchParams<O>> { using type = O; };
+
+// Instantiated only when the types differ: the compiler's note under the message names both,
+// `Needed` (what getObj() returns) first, `Given` (the params' Obj) second.
+template <class Needed, class Given>
+struct ObjectiveTypesDiffer {
+  static_assert(std::is_same_v<Needed, Given>,
+                "the params must be jackdaw::SearchParams<Obj> with Obj exactly the type Node::getObj() returns "
+                "(SearchParams<long long> when there is no getObj()); the note below names the type getObj() "
+                "returns, then the params' Obj");
+  static constexpr bool value = false;
+};
+
+// The requirements that do not depend on the search kind, the space, root or params: checked by
+// a function of M alone, so a program that searches one model in three kinds gets each of these
+// errors once, not three times.
+template <class M>
+consteval bool checkModelShape() {
+  if constexpr (!requires { typename M::Space; }) {
     static_assert(alwaysFalse<M>, "the model needs `using Space = ...;`: the read-only problem data (an empty struct if none)");
     return false;
   } else if constexpr (!requires { typename M::Node; }) {
@@ -130,31 +144,70 @@ consteval bool checkModel() {
     } else if constexpr (!std::is_same_v<decltype(std::declval<G&>().next()), Node>) {
       static_assert(alwaysFalse<M>, "Generator::next() must return the model's Node by value (`Node next()`)");
       return false;
-    } else if constexpr (usesIncumbent<K> && !requires(const Node& n) { n.getObj(); }) {
-      static_assert(alwaysFalse<M>, "Optimisation and Decision need `Obj getObj() const` on the Node: the "
-                                    "objective to maximise (or minimise with `using Better = std::less<>;`)");
-      return false;
-    } else if constexpr (usesIncumbent<K> && !HasObjective<Node>) {
-      static_assert(alwaysFalse<M>, "Node::getObj() must return an ordered value (a number, or a type with <, ==)");
-      return false;
-    } else if constexpr (!HasBound<M> && requires(M& m, const Space& s, const Node& n) { m.bound(s, n); }) {
-      static_assert(alwaysFalse<M>, "Model::bound must be static: `static Obj bound(const Space&, const Node&)`");
-      return false;
-    } else if constexpr (!detail::checkEnumerator<M, K, Space, Node>()) {
-      return false;
-    } else if constexpr (!std::is_convertible_v<const S&, const Space&>) {
-      static_assert(alwaysFalse<M>, "the space passed to the search must be the model's Space");
-      return false;
-    } else if constexpr (!std::is_convertible_v<R, Node>) {
-      static_assert(alwaysFalse<M>, "the root passed to the search must be the model's Node");
-      return false;
-    } else if constexpr (!std::is_same_v<P, detail::ParamsOrDefault<M>>) {
-      static_assert(alwaysFalse<M>, "the params must be jackdaw::SearchParams<Obj> with Obj exactly the type "
-                                    "Node::getObj() returns (SearchParams<long long> when there is no getObj())");
-      return false;
     } else {
       return true;
     }
+  }
+}
+
+// Optimisation and Decision (Objective = true) share one instantiation: one error for both.
+template <class M, bool Objective>
+consteval bool checkObjective() {
+  using Space = typename M::Space;
+  using Node = typename M::Node;
+  if constexpr (Objective && !requires(const Node& n) { n.getObj(); }) {
+    static_assert(alwaysFalse<M>, "Optimisation and Decision need `Obj getObj() const` on the Node: the "
+                                  "objective to maximise (or minimise with `using Better = std::less<>;`)");
+    return false;
+  } else if constexpr (Objective && !HasObjective<Node>) {
+    static_assert(alwaysFalse<M>, "Node::getObj() must return an ordered value (a number, or a type with <, ==)");
+    return false;
+  } else if constexpr (!HasBound<M> && requires(M& m, const Space& s, const Node& n) { m.bound(s, n); }) {
+    static_assert(alwaysFalse<M>, "Model::bound must be static: `static Obj bound(const Space&, const Node&)`");
+    return false;
+  } else {
+    return true;
+  }
+}
+
+// What the call passes: the space, the root and the params (the same for every kind searched).
+template <class M, class S, class R, class P>
+consteval bool checkArguments() {
+  if constexpr (!std::is_convertible_v<const S&, const typename M::Space&>) {
+    static_assert(alwaysFalse<M>, "the space passed to the search must be the model's Space");
+    return false;
+  } else if constexpr (!std::is_convertible_v<R, typename M::Node>) {
+    static_assert(alwaysFalse<M>, "the root passed to the search must be the model's Node");
+    return false;
+  } else if constexpr (!isSearchParams<P>) {
+    static_assert(alwaysFalse<M>, "the params must be jackdaw::SearchParams<Obj> with Obj exactly the type "
+                                  "Node::getObj() returns (SearchParams<long long> when there is no getObj())");
+    return false;
+  } else if constexpr (!std::is_same_v<P, ParamsOrDefault<M>>) {
+    return ObjectiveTypesDiffer<typename ObjOr<typename M::Node>::type, typename ParamsObj<P>::type>::value;
+  } else {
+    return true;
+  }
+}
+}  // namespace detail
+
+// True if M with kind K, called with a Space S, a root R and params P, meets the contract; else
+// a static_assert has reported the first requirement it misses (once per model, however many
+// kinds the program searches it in).
+template <class M, class K, class S, class R, class P>
+consteval bool checkModel() {
+  using detail::alwaysFalse;
+  if constexpr (!SearchKind<K>) {
+    static_assert(alwaysFalse<M>, "the search kind must be jackdaw::Enumeration<E>, jackdaw::Optimisation or jackdaw::Decision");
+    return false;
+  } else if constexpr (!detail::checkModelShape<M>()) {
+    return false;
+  } else if constexpr (!detail::checkObjective<M, usesIncumbent<K>>()) {
+    return false;
+  } else if constexpr (!detail::checkEnumerator<M, K, typename M::Space, typename M::Node>()) {
+    return false;
+  } else {
+    return detail::checkArguments<M, S, R, P>();
   }
 }
 

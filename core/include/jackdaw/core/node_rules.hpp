@@ -28,12 +28,17 @@ class NodeRules {
         params_(params),
         incumbent_(incumbent),
         stop_(stop),
-        maxDepth_(params.maxDepth < 0 ? std::numeric_limits<int>::max() : params.maxDepth) {}
+        maxDepth_(params.maxDepth < 0 ? std::numeric_limits<int>::max() : params.maxDepth) {
+    if constexpr (isOptimisation<K>) view_ = incumbent->view(nullptr);
+    else if constexpr (isDecision<K>) view_ = incumbent->view(params.expectedObjective ? &*params.expectedObjective : nullptr);
+  }
 
   const Space& space() const { return space_; }
   const typename T::Params& params() const { return params_; }
   StopFlag& stop() { return stop_; }
   typename T::IncumbentT* incumbent() { return incumbent_; }
+  // What a generator that asks for it is given (incumbent_view.hpp).
+  IncumbentView<Obj> view() const { return view_; }
 
   // True if the node's subtree cannot contain anything better (counted as a prune).
   bool pruned(const Node& n) {
@@ -75,8 +80,8 @@ class NodeRules {
       else acc.accumulate(n);
     } else if constexpr (isOptimisation<K>) {
       const Obj o = n.getObj();
-      // The model hears of the improvement before this node's generator is built.
-      if (incumbent_->wouldImprove(o) && incumbent_->offerNode(n, o)) hintBound<M>(space_, o);
+      // The incumbent moves before this node's generator is built, so that generator sees it.
+      if (incumbent_->wouldImprove(o)) incumbent_->offerNode(n, o);
     } else {
       const Obj o = n.getObj();
       if (!Better{}(*params_.expectedObjective, o)) {
@@ -120,6 +125,7 @@ class NodeRules {
   const typename T::Params& params_;
   typename T::IncumbentT* incumbent_;
   StopFlag& stop_;
+  IncumbentView<Obj> view_;
   int maxDepth_;  // params.maxDepth, or "no limit" as INT_MAX: one compare per node
   void (*pulseFn_)(void*) = nullptr;  // see setPulse
   void* pulseCtx_ = nullptr;

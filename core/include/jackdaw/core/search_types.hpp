@@ -29,6 +29,7 @@ template <class E> struct EnumeratorOf<Enumeration<E>> { using type = E; };
 
 template <SearchModel M, SearchKind K>
 struct SearchTypes {
+  using Kind = K;
   using Traits = ModelTraits<M>;
   using Space = typename Traits::Space;
   using Node = typename Traits::Node;
@@ -44,14 +45,5 @@ struct SearchTypes {
   static_assert(!isEnumeration<K> || EnumeratorFor<Enum, Space, Node>,
                 "Enumeration<E>: E must have accumulate(const Node&), combine(const E&) and get()");
 };
-
-// What the model hears before a search's first node (model.hpp): a decision's goal, or an
-// optimisation's initial bound. Every skeleton calls it once per process.
-template <SearchModel M, SearchKind K>
-void hintStart(const typename M::Space& space, const typename SearchTypes<M, K>::Params& params) {
-  if constexpr (isDecision<K>) hintGoal<M>(space, *params.expectedObjective);
-  else if constexpr (isOptimisation<K>)
-    if (params.initialBound) hintBound<M>(space, *params.initialBound);
-}
 
 }  // namespace jackdaw

@@ -13,12 +13,13 @@
 
 namespace jackdaw::distributed {
 
-template <class M, class K, class S, class R, class P>
-consteval bool checkModelForRanks() {
+namespace detail {
+// What crossing ranks asks of the model alone: checked by a function of M only, so a program that
+// searches one model in several kinds gets each of these errors once.
+template <class M>
+consteval bool checkModelShapeForRanks() {
   using jackdaw::detail::alwaysFalse;
-  if constexpr (!checkModel<M, K, S, R, P>()) {
-    return false;
-  } else if constexpr (!std::default_initializable<typename M::Node>) {
+  if constexpr (!std::default_initializable<typename M::Node>) {
     static_assert(alwaysFalse<M>, "Node must be default-constructible: work that crosses ranks or is resumed from "
                                   "a checkpoint is read into a default-made Node");
     return false;
@@ -34,6 +35,19 @@ consteval bool checkModelForRanks() {
   } else if constexpr (!comm::wire::sendable<typename M::Node>) {
     static_assert(alwaysFalse<M>, "Node crosses ranks: give it `template <class Archive> void serialize(Archive& ar) "
                                   "{ ar(member1, member2); }` (cereal) or make it trivially copyable");
+    return false;
+  } else {
+    return true;
+  }
+}
+}  // namespace detail
+
+template <class M, class K, class S, class R, class P>
+consteval bool checkModelForRanks() {
+  using jackdaw::detail::alwaysFalse;
+  if constexpr (!checkModel<M, K, S, R, P>()) {
+    return false;
+  } else if constexpr (!detail::checkModelShapeForRanks<M>()) {
     return false;
   } else if constexpr (!comm::wire::sendable<typename jackdaw::detail::EnumOr<K>::type>) {
     static_assert(alwaysFalse<M>, "Enumeration<E>: E crosses ranks: give it `template <class Archive> void "

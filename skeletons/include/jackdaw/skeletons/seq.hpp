@@ -29,9 +29,11 @@ SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
   }
   const auto t0 = std::chrono::steady_clock::now();
   typename T::IncumbentT incumbent(params.initialBound);
-  hintStart<M, K>(space, params);
   NodeRules<M, K> rules(space, params, &incumbent, stop);
-  LiveNodes::Registration counted(live, {&rules.stats});
+  LiveNodes::IncumbentReader best;
+  if constexpr (usesIncumbent<K>)
+    if (live) best = LiveNodes::reader(incumbent, isDecision<K>);
+  LiveNodes::Registration counted(live, {&rules.stats}, std::move(best));
   NoHooks hooks;
   DfsStack<M, K> frames;
   DepthFirst<M, K> dfs(rules, hooks, frames);

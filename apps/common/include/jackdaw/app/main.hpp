@@ -9,6 +9,8 @@
 // summary every app prints, --stats and the exit code.
 #pragma once
 
+#include <chrono>
+
 #include <functional>
 #include <memory>
 #include <string>
@@ -71,6 +73,18 @@ struct AppContext {
     StopReason stop = StopReason::None;
   } lastRun;
   mutable bool statsWritten = false;  // writeStats ran
+  // Start-up phases, for --stats "startup" (report.cpp): when runMain began, the command line was
+  // parsed and checked, and the first search began; and how long MPI_Init took (0: not started,
+  // one rank without a launcher).
+  struct Startup {
+    using Clock = std::chrono::steady_clock;
+    Clock::time_point main = Clock::now(), options, search;
+    double mpiSeconds = 0;
+    bool searched = false;
+    void searchStarts() {
+      if (!searched) search = Clock::now(), searched = true;
+    }
+  } startup;
 };
 
 // True on the rank that prints the result and writes --stats (rank 0).

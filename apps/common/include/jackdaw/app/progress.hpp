@@ -1,5 +1,7 @@
 // --progress S: while in scope, logs a line every S seconds with the nodes searched so far and
-// the rate over the last interval. On several ranks each rank logs its own line (the logger
+// the rate over the last interval, and the incumbent: an optimisation's best so far ("no incumbent
+// yet" before one; on several ranks the best this rank knows of, which includes the bounds the
+// others sent, then what it found itself), a decision's "none found yet". On several ranks each rank logs its own line (the logger
 // names the rank), so a slow or starved rank shows in the job log.
 //
 //   jackdaw::app::ProgressLog progress(ctx);              // no thread when --progress is 0
@@ -9,6 +11,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <string>
 #include <thread>
 
 #include "jackdaw/app/main.hpp"
@@ -24,6 +27,7 @@ class ProgressLog {
 
  private:
   void loop();
+  std::string incumbent() const;
 
   AppContext& ctx_;
   std::chrono::duration<double> every_;

@@ -318,6 +318,7 @@ auto runSearch(AppContext& ctx, const S& space, R root, const P& params) {
   if constexpr (!distributed::checkModelForRanks<M, K, S, R, P>()) {
     return jackdaw::detail::UncheckedResult<M, K>{};
   } else {
+    ctx.startup.searchStarts();
     return detail::runChecked<M, K, Table>(ctx, space, typename M::Node(std::move(root)), params);
   }
 }

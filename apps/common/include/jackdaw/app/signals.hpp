@@ -19,7 +19,9 @@
 #include <signal.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <functional>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -53,6 +55,8 @@ class SignalStop {
  private:
   std::function<void(int)> onSignal_;
   std::atomic<bool> quit_{false};
+  std::mutex quitMutex_;  // with quitCv_: the destructor wakes the watcher at once, not at its next poll
+  std::condition_variable quitCv_;
   std::thread watcher_;
 };
 

@@ -20,22 +20,21 @@
 // are pruned; only vertices coloured above kmin are branched on. Such a vertex v is moved below
 // instead when it has a single neighbour w in some class k1 < kmin and w fits a class k2 in
 // (k1, kmin]: one branch fewer. Vertices that stay at or below kmin all get the bound |C| + kmin
-// (they are cut at the first). The generator learns `best` from Space::knownBest, which holds
-// what the engine told boundHint (its bound) or goalHint (a decision's goal, less one); any value
-// keeps every bound valid, a low one only re-colours less.
+// (they are cut at the first). The generator learns `best` from the engine (IncumbentView): the
+// incumbent of an optimisation, or a decision's goal less one; any value keeps every bound valid,
+// a low one only re-colours less.
 #pragma once
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <numeric>
 #include <vector>
 
 #include "jackdaw/core/bitset.hpp"
+#include "jackdaw/core/incumbent_view.hpp"
 #include "jackdaw/maxclique/dimacs.hpp"
 
 namespace jackdaw::maxclique {
@@ -50,11 +49,6 @@ struct MaxClique {
     int n = 0;
     std::vector<Set> adj;       // adjacency, in search order
     std::vector<int> original;  // search index -> vertex of the file (0-based)
-    // The best clique size the engine has told the model of (boundHint, goalHint; root() resets
-    // it). Only the engine raises it, never a generator, so a search under a frozen bound builds the
-    // same tree whichever worker gets where first. Shared by the workers of a rank (copies of the
-    // Space share it too).
-    std::shared_ptr<std::atomic<int>> knownBest = std::make_shared<std::atomic<int>>(0);
   };
 
   struct Node {
@@ -71,11 +65,19 @@ struct MaxClique {
    public:
     std::size_t numChildren = 0;
 
-    Generator(const Space& space, const Node& parent) : space_(space), parent_(parent), left_(parent.candidates) {
-      // Clamped: a node at or above the hint re-colours nothing, and no class exceeds n.
-      colour(std::clamp(space.knownBest->load(std::memory_order_relaxed) - parent.size, 0, space.n));
+    // `best`: what the engine knows (the incumbent, or a decision's goal less one: what cannot
+    // reach the goal is cut as if that were the incumbent). Only the engine moves it, never a
+    // generator, so a search under a frozen bound builds the same tree on any number of workers.
+    Generator(const Space& space, const Node& parent, IncumbentView<int> best)
+        : space_(space), parent_(parent), left_(parent.candidates) {
+      int known = best.bestOr(0);
+      if (const int* goal = best.goal()) known = std::max(known, *goal - 1);
+      // Clamped: a node at or above it re-colours nothing, and no class exceeds n.
+      colour(std::clamp(known - parent.size, 0, space.n));
       numChildren = next_ = lowCount_ + count_;
     }
+    // Outside a search (tests): nothing known, no re-colouring.
+    Generator(const Space& space, const Node& parent) : Generator(space, parent, IncumbentView<int>{}) {}
 
     Node next() {
       const std::size_t k = --next_;  // highest colour first
@@ -262,23 +264,6 @@ struct MaxClique {
     return s;
   }
 
-  // knownBest becomes at least `size`.
-  static void raiseKnownBest(const Space& s, int size) {
-    std::atomic<int>& best = *s.knownBest;
-    int cur = best.load(std::memory_order_relaxed);
-    while (size > cur && !best.compare_exchange_weak(cur, size, std::memory_order_relaxed)) {
-    }
-  }
-
-  // A new search on the same Space: forget the hints of earlier ones (root() does it; a frame that
-  // searches again from a root it kept, as --trace does, calls it itself).
-  static void beginSearch(const Space& s) { s.knownBest->store(0, std::memory_order_relaxed); }
-  // The engine's bound (an initial one, one a worker found, or one from another rank): children
-  // that cannot beat it are cut, so a generator re-colours against it.
-  static void boundHint(const Space& s, int best) { raiseKnownBest(s, best); }
-  // A decision for a clique of `goal` vertices cuts what cannot reach it, as a bound of goal - 1 does.
-  static void goalHint(const Space& s, int goal) { raiseKnownBest(s, goal - 1); }
-
   // What names a node across runs (a trace's levels match tasks by it): its clique. Its bound
   // and candidates depend on how the parent was coloured, which depends on what the run had seen.
   static std::uint64_t identity(const Node& n) {
@@ -288,7 +273,6 @@ struct MaxClique {
   }
 
   static Node root(const Space& s) {
-    beginSearch(s);
     Node r;
     r.candidates.setFirst(static_cast<std::size_t>(s.n));
     r.bound = s.n;

@@ -101,17 +101,14 @@ class ParallelSearch {
         throw std::invalid_argument("decision search: leave params.initialBound unset (the goal is params.expectedObjective)");
     }
     for (int i = 0; i < rt_.slots(); ++i) slots_.push_back(std::make_unique<Slot>(space, params, &incumbent_, stop));
-    hintStart<M, K>(space_, params);
   }
 
   WorkerRuntime& runtime() { return rt_; }
   Pool& pool() { return pool_; }
   Slot& self() { return *slots_[static_cast<std::size_t>(rt_.currentWorker())]; }
   typename T::IncumbentT& incumbent() { return incumbent_; }
-  // A bound from elsewhere (another rank): tightens pruning, and the model hears of it.
-  void offerBound(const typename T::Obj& o) {
-    if (incumbent_.offerBound(o)) hintBound<M>(space_, o);
-  }
+  // A bound from elsewhere (another rank): tightens pruning, and generators see it (IncumbentView).
+  void offerBound(const typename T::Obj& o) { incumbent_.offerBound(o); }
   StopFlag& stopFlag() { return stop_; }
 
   // While no task runs (before run(), or after it): add / remove a listener for the search's events.
@@ -413,7 +410,10 @@ auto runParallel(Search& s, const ParallelOptions& o, Body&& body, Seed&& seed, 
   s.setBody(std::forward<Body>(body));
   for (SearchObserver* x : o.observers) s.observe(x);
   if (o.frozenBound) s.freezeBound();
-  LiveNodes::Registration counted(o.live, s.workerStats());
+  LiveNodes::IncumbentReader best;
+  if constexpr (usesIncumbent<typename Search::T::Kind>)
+    if (o.live) best = LiveNodes::reader(s.incumbent(), isDecision<typename Search::T::Kind>);
+  LiveNodes::Registration counted(o.live, s.workerStats(), std::move(best));
   auto r = launch(s, std::forward<Seed>(seed));
   if (o.workers) *o.workers = s.reports();
   return r;
