@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Checkpoint folders under hostile use: no lost checkpoint, no two jobs in one folder, no resume
-refused for a path typed differently.
+refused for a path typed differently, no branch-and-bound search made longer by its legs.
 
   hostile.py CASE SOURCE_DIR BUILD_DIR WORK_DIR
 
@@ -13,6 +13,9 @@ CASE:
                  host is refused; the lock is gone after every exit (whole, interrupted, failed)
   path_identity  --resume accepts the instance under another path (./g.clq, g.clq, /abs/g.clq,
                  a copy) when its SHA-1 matches, and refuses a file with other contents
+  bnb_legs       branch and bound on one worker (a deterministic order): a run cut into
+                 checkpoint legs, and a new process resuming its last set, visit exactly the
+                 nodes of an uninterrupted run; the incumbent never weakens from leg to leg
 
 Answers: 16 queens 14,772,512 and 14 queens 365,596 (OEIS A000170); numerical semigroups by genus
 (OEIS A007323, instances/ns/genus_counts.tsv); omega of the DIMACS graphs (instances/dimacs/ANSWERS.tsv).
@@ -282,13 +285,53 @@ def case_path_identity(build, work):
     refused("--checkpoint with an edge removed from the instance", rc, out, err, r"holds the checkpoint of another search \(the file of option --input has other contents")
 
 
+def case_bnb_legs(build, work):
+    mc = app(build, "maxclique")
+    graph = os.path.join(SRC, "instances/dimacs/brock200_1.clq")
+    one = [graph, "--skeleton", "budget", "--threads", "1"]
+
+    def nodes(cmd):
+        stats = os.path.join(work, "s.json")
+        if os.path.exists(stats):
+            os.remove(stats)
+        rc, out, err = run([mc] + cmd + ["--stats", stats])
+        if rc != 0 or "omega = 21" not in out:
+            check(False, f"{' '.join(cmd[1:])}: exit {rc}, not omega = 21 (brock200_1)", out + err)
+            return None
+        with open(stats) as f:
+            return json.load(f)["stats"]["nodes"]
+
+    whole = nodes(one)
+    if whole is None:
+        return
+    print(f"     uninterrupted: {whole} nodes")
+    tested = 0
+    for every in ["0.005", "0.01", "0.02", "0.04"]:
+        ck = os.path.join(work, "ck" + every)
+        legs = nodes(one + ["--checkpoint", ck, "--checkpoint-every", every])
+        check(legs == whole, f"--checkpoint-every {every}: {legs} nodes, as uninterrupted")
+        if not os.path.islink(os.path.join(ck, "current")):
+            continue  # it ended before the first save
+        m = manifest(ck)
+        inc = [l.get("incumbent") for l in m["legs"]]
+        check(all(a is not None and b is not None and b >= a for a, b in zip(inc, inc[1:])) and inc[-1] == m.get("incumbent"),
+              f"--checkpoint-every {every}: the incumbent never weakens over {len(inc)} legs: {inc}")
+        resumed = nodes(one[:1] + ["--skeleton", "budget", "--threads", "1", "--resume", ck])
+        check(resumed == whole, f"resumed in a new process from set {m['sequence']} ({m['nodes_so_far']} nodes, incumbent "
+                                f"{m.get('incumbent')}, {m['tasks']} tasks): {resumed} nodes in all, as uninterrupted")
+        if m.get("incumbent") and m["tasks"] > 0:
+            tested += 1
+    check(tested > 0, f"{tested} resume(s) from a set holding an incumbent and work left (the case that can fail)")
+
+
 def main():
     global SRC
     case, SRC, build, work = sys.argv[1:5]
     SRC, build, work = os.path.abspath(SRC), os.path.abspath(build), os.path.abspath(work)
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
-    {"other_search": case_other_search, "lock": case_lock, "path_identity": case_path_identity}[case](build, work)
+    {"other_search": case_other_search, "lock": case_lock, "path_identity": case_path_identity,
+     "bnb_legs": case_bnb_legs}[case](build, work)
     print(f"{failures} failure(s)")
     return 1 if failures else 0
 

@@ -459,6 +459,7 @@ nlohmann::json writeCheckpoint(const AppContext& ctx, const std::string& dir, st
     }
     nlohmann::json legs = previous.is_object() ? previous.value("legs", nlohmann::json::array()) : nlohmann::json::array();
     legs.push_back({{"skeleton", leg.skeleton}, {"ranks", leg.ranks}, {"threads", leg.threads}, {"seconds", leg.seconds},
+                    {"nodes_so_far", leg.nodesSoFar}, {"incumbent", leg.incumbent}, {"tasks", tasks},
                     {"written", utcTimestamp()}, {"job", std::getenv("SLURM_JOB_ID") ? std::getenv("SLURM_JOB_ID") : ""}});
     manifest = {{"format", kFormat},
                 {"format_version", kCheckpointFormat},
@@ -469,6 +470,7 @@ nlohmann::json writeCheckpoint(const AppContext& ctx, const std::string& dir, st
                 {"command", ctx.argv},
                 {"ranks", ctx.size},
                 {"nodes_so_far", leg.nodesSoFar},
+                {"incumbent", leg.incumbent},
                 {"seconds_so_far", leg.secondsSoFar},
                 {"tasks", tasks},
                 {"legs", legs},

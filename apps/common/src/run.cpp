@@ -132,7 +132,7 @@ void CheckpointLegs::startLeg() {
   });
 }
 
-bool CheckpointLegs::finishLeg(const SearchStats& soFar, double legSeconds) {
+bool CheckpointLegs::finishLeg(const SearchStats& soFar, double legSeconds, const nlohmann::json& incumbent) {
   if (timer_.joinable()) {
     legOver_.store(true);
     timer_.join();
@@ -146,7 +146,7 @@ bool CheckpointLegs::finishLeg(const SearchStats& soFar, double legSeconds) {
     return false;
   }
   const auto& o = ctx_.opts;
-  const LegSummary leg{o.skeleton, ctx_.size, o.threads, legSeconds, seconds(), soFar.nodes, cp_.savedTasks};
+  const LegSummary leg{o.skeleton, ctx_.size, o.threads, legSeconds, seconds(), soFar.nodes, cp_.savedTasks, incumbent};
   wrote_ = true;
   savedTasks_ = cp_.savedTasks;
   const auto t0 = std::chrono::steady_clock::now();
@@ -159,6 +159,7 @@ bool CheckpointLegs::finishLeg(const SearchStats& soFar, double legSeconds) {
     for (const auto& f : manifest["files"]) bytes.push_back(f["bytes"]);
     ctx_.checkpoint["written"] = {{"dir", o.checkpointDir},         {"sequence", manifest["sequence"]},
                                   {"tasks", manifest["tasks"]},      {"nodes_so_far", soFar.nodes},
+                                  {"incumbent", incumbent},
                                   {"bytes_per_rank", bytes},         {"write_seconds", writeSeconds}};
     ctx_.checkpointNote = "CHECKPOINT: saved in " + o.checkpointDir + " (set " + manifest["sequence"].dump() + ", " +
                           manifest["tasks"].dump() + " tasks left); continue with --resume " + o.checkpointDir;

@@ -94,6 +94,7 @@ struct LegSummary {
   double secondsSoFar = 0;       // every leg's
   std::uint64_t nodesSoFar = 0;  // every leg's nodes (rank 0's total)
   std::uint64_t tasks = 0;       // this rank's unexplored tasks
+  nlohmann::json incumbent;      // the best objective so far (null: none), for the reader
 };
 
 // Collective over ctx.world: every rank writes its record into a new set, rank 0 writes the
