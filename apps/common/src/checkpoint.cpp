@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <openssl/evp.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -12,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <optional>
 #include <sstream>
 
@@ -98,29 +100,204 @@ std::uint64_t currentSequence(const fs::path& dir) {
   }
 }
 
-// "option -g: 41 here, 40 in the checkpoint" for the first difference between two identities.
-std::string difference(const nlohmann::json& here, const nlohmann::json& there) {
+// An option whose value named a file in both identities: compared by the file's SHA-1 alone.
+bool comparedByFile(const nlohmann::json& here, const nlohmann::json& there, const std::string& option) {
+  const nlohmann::json hf = here.value("files", nlohmann::json::object());
+  const nlohmann::json tf = there.value("files", nlohmann::json::object());
+  return hf.is_object() && tf.is_object() && hf.contains(option) && tf.contains(option);
+}
+
+// "option -g is 41 here, 40 in the checkpoint" for the first difference between two identities,
+// or nullopt if they are one search.
+std::optional<std::string> differenceOf(const nlohmann::json& here, const nlohmann::json& there) {
+  if (!there.is_object()) return "the checkpoint's identity is malformed";
   if (here.value("app", "") != there.value("app", ""))
     return "it was written by '" + there.value("app", "?") + "', this is '" + here.value("app", "?") + "'";
+  const nlohmann::json hf = here.value("files", nlohmann::json::object());
+  const nlohmann::json tf = there.value("files", nlohmann::json::object());
+  if (!tf.is_object()) return "the checkpoint's identity is malformed";
+  for (const auto& [k, v] : hf.items()) {
+    if (!tf.contains(k)) return "option " + k + " names a file here, not in the checkpoint";
+    if (tf.at(k) != v)
+      return "the file of option " + k + " has other contents (SHA-1 " + v.get<std::string>() + " here, " +
+             (tf.at(k).is_string() ? tf.at(k).get<std::string>() : tf.at(k).dump()) + " in the checkpoint)";
+  }
   const auto& ho = here.at("options");
   const nlohmann::json to = there.value("options", nlohmann::json::object());
+  if (!to.is_object()) return "the checkpoint's identity is malformed";
   for (const auto& [k, v] : ho.items()) {
     if (!to.contains(k)) return "option " + k + " is not in the checkpoint";
+    if (comparedByFile(here, there, k)) continue;  // the same contents under another path
     if (to.at(k) != v) return "option " + k + " is " + v.dump() + " here, " + to.at(k).dump() + " in the checkpoint";
   }
   for (const auto& [k, v] : to.items())
     if (!ho.contains(k)) return "the checkpoint has option " + k + ", this app does not";
-  const auto& hf = here.at("files");
-  const nlohmann::json tf = there.value("files", nlohmann::json::object());
-  for (const auto& [k, v] : hf.items())
-    if (!tf.contains(k) || tf.at(k) != v)
-      return "the file of option " + k + " has other contents (SHA-1 " + v.get<std::string>() + " here, " +
-             (tf.contains(k) && tf.at(k).is_string() ? tf.at(k).get<std::string>() : std::string("none")) +
-             " in the checkpoint)";
-  return "the identity differs";
+  for (const auto& [k, v] : tf.items())
+    if (!hf.contains(k)) return "option " + k + " named a file in the checkpoint, it does not here";
+  return std::nullopt;
+}
+
+std::optional<std::string> difference(const nlohmann::json& here, const nlohmann::json& there) {
+  try {
+    return differenceOf(here, there);
+  } catch (const nlohmann::json::exception&) {
+    return "the checkpoint's identity is malformed";
+  }
+}
+
+std::string hostName() {
+  char b[256] = {};
+  if (::gethostname(b, sizeof b - 1) != 0) return "unknown-host";
+  return b;
+}
+
+// A process on this host: alive unless kill(pid, 0) says there is no such process.
+bool processAlive(long long pid) {
+  if (pid <= 0 || pid > std::numeric_limits<pid_t>::max()) return false;
+  return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH;
+}
+
+std::optional<std::string> readText(const fs::path& p) {
+  const auto bytes = readWhole(p);
+  if (!bytes) return std::nullopt;
+  return std::string(reinterpret_cast<const char*>(bytes->data()), bytes->size());
+}
+
+// The identity of the set DIR/current names, or why it cannot be known (nullopt: no set).
+struct CurrentSet {
+  std::optional<nlohmann::json> identity;
+  std::string unreadable;  // non-empty: DIR/current exists but its set cannot be read
+};
+CurrentSet currentSet(const fs::path& d) {
+  CurrentSet out;
+  std::error_code ec;
+  const fs::path link = d / "current";
+  if (!fs::is_symlink(link, ec)) {
+    if (fs::exists(link, ec)) out.unreadable = "'" + link.string() + "' is not a link to a checkpoint set";
+    return out;
+  }
+  const fs::path target = fs::read_symlink(link, ec);
+  const fs::path mpath = d / target.filename() / "manifest.json";
+  const auto text = ec ? std::nullopt : readText(mpath);
+  if (!text) {
+    out.unreadable = "'" + mpath.string() + "' cannot be read";
+    return out;
+  }
+  try {
+    const auto m = nlohmann::json::parse(*text);
+    if (!m.is_object() || !m.contains("identity") || !m["identity"].is_object()) throw std::runtime_error("no identity");
+    out.identity = m["identity"];
+  } catch (const std::exception&) {
+    out.unreadable = "'" + mpath.string() + "' is damaged (no identity can be read from it)";
+  }
+  return out;
 }
 
 }  // namespace
+
+CheckpointLock::~CheckpointLock() {
+  // Only this process's lock: never one another job wrote after taking this one over.
+  if (!check()) ::unlink(path_.c_str());
+}
+
+std::optional<std::string> CheckpointLock::check() const {
+  const auto now = readText(path_);
+  if (!now) return "the lock file '" + path_ + "' is gone";
+  if (*now != text_) return "the lock file '" + path_ + "' now names another job: " + *now;
+  return std::nullopt;
+}
+
+std::unique_ptr<CheckpointLock> claimCheckpointDir(const std::string& dir, const nlohmann::json& identity,
+                                                   const std::string& app, bool overwrite, bool resumingIt,
+                                                   ClaimNotes& notes) {
+  const fs::path d(dir);
+  const fs::path lockPath = d / "lock";
+  const std::string host = hostName();
+  const long long pid = ::getpid();
+  const std::string text = nlohmann::json{{"host", host}, {"pid", pid}, {"app", app}, {"since", utcTimestamp()}}.dump() + "\n";
+  // The whole lock is written under a name of this process's own, then linked into place: link(2)
+  // fails if the lock exists, and a lock is never seen half written.
+  const fs::path mine = d / ("lock." + host + "." + std::to_string(pid));
+  if (const auto e = writeDurably(mine, std::as_bytes(std::span(text.data(), text.size()))))
+    throw InputError("--checkpoint: folder '" + dir + "' is not writable: " + *e);
+  std::unique_ptr<CheckpointLock> lock;
+  std::error_code ec;
+  for (int attempt = 0; attempt < 4 && !lock; ++attempt) {
+    if (::link(mine.c_str(), lockPath.c_str()) == 0) {
+      lock = std::make_unique<CheckpointLock>(lockPath.string(), text);
+      break;
+    }
+    if (errno != EEXIST) {
+      const std::string why = std::strerror(errno);
+      fs::remove(mine, ec);
+      throw InputError("--checkpoint: cannot create the lock file '" + lockPath.string() + "': " + why);
+    }
+    const auto held = readText(lockPath);
+    if (!held) continue;  // removed meanwhile: try again
+    std::string owner = "an unreadable lock file";
+    std::string ownerHost;
+    long long ownerPid = 0;
+    try {
+      const auto j = nlohmann::json::parse(*held);
+      ownerHost = j.at("host").get<std::string>();
+      ownerPid = j.at("pid").get<long long>();
+      owner = "host " + ownerHost + ", process " + std::to_string(ownerPid) +
+              (j.contains("app") && j["app"].is_string() ? ", " + j["app"].get<std::string>() : "") +
+              (j.contains("since") && j["since"].is_string() ? ", since " + j["since"].get<std::string>() : "");
+    } catch (const std::exception&) {
+    }
+    // This process claims once per run, so a lock naming its own PID was left by an earlier
+    // process that had the same PID (containers reuse them): stale too.
+    if (ownerHost != host || ownerPid <= 0 || (ownerPid != pid && processAlive(ownerPid))) {
+      fs::remove(mine, ec);
+      throw InputError("--checkpoint: folder '" + dir + "' is in use by another job (" + owner + "; lock file '" +
+                       lockPath.string() + "'). Two jobs cannot write one folder: choose another folder, or wait for that job to end. " +
+                       (ownerHost == host ? "If that process is not a Jackdaw job writing this folder"
+                                          : "If that job is no longer running (its host cannot be checked from here)") +
+                       ", remove '" + lockPath.string() + "' and run again");
+    }
+    // Stale: its process is gone. Move it aside under a name of our own (of two jobs doing this at
+    // once, only one rename finds it), make sure it is the stale one, then try to link ours again.
+    const fs::path aside = d / ("lock.stale." + host + "." + std::to_string(pid));
+    if (::rename(lockPath.c_str(), aside.c_str()) != 0) continue;
+    const auto moved = readText(aside);
+    if (moved && *moved != *held) {
+      // Another job's fresh lock went aside instead: put it back where it was.
+      if (::link(aside.c_str(), lockPath.c_str()) != 0) {
+        fs::remove(aside, ec);
+        fs::remove(mine, ec);
+        throw InputError("--checkpoint: folder '" + dir + "': another job is taking the lock at the same moment; run again");
+      }
+      fs::remove(aside, ec);
+      continue;
+    }
+    fs::remove(aside, ec);
+    notes.warnings.push_back("--checkpoint: took over the stale lock of '" + dir + "' (" + owner +
+                             ": that process is gone; a job that ended without removing its lock)");
+  }
+  fs::remove(mine, ec);
+  if (!lock) throw InputError("--checkpoint: could not take the lock file '" + lockPath.string() + "'; run again");
+
+  // The folder's current set must be this search's, unless the user lets it go.
+  const CurrentSet cur = currentSet(d);
+  std::optional<std::string> other;
+  if (!cur.unreadable.empty()) other = "holds a checkpoint that cannot be identified (" + cur.unreadable + ")";
+  else if (cur.identity)
+    if (const auto why = difference(identity, *cur.identity)) other = "holds the checkpoint of another search (" + *why + ")";
+  if (other) {
+    if (!overwrite)
+      throw InputError("--checkpoint: folder '" + dir + "' " + *other +
+                       "; this run would replace it at its first save. Continue that search with --resume '" + dir +
+                       "' and its own options, choose another folder, or pass --checkpoint-overwrite to replace it");
+    notes.warnings.push_back("--checkpoint-overwrite: folder '" + dir + "' " + *other +
+                             "; this run replaces it at its first save");
+  } else if (cur.identity && !resumingIt) {
+    notes.warnings.push_back("--checkpoint: folder '" + dir +
+                             "' holds a checkpoint of this same search; this run starts afresh and replaces it at its "
+                             "first save (--resume '" + dir + "' would continue it)");
+  }
+  return lock;
+}
 
 std::string sha1Hex(std::span<const std::byte> bytes) {
   unsigned char md[EVP_MAX_MD_SIZE];
@@ -135,6 +312,8 @@ std::string sha1Hex(std::span<const std::byte> bytes) {
   }
   return out;
 }
+
+bool sameSearch(const nlohmann::json& here, const nlohmann::json& there) { return !difference(here, there); }
 
 nlohmann::json searchIdentity(const std::string& app, const std::vector<std::pair<std::string, std::string>>& appOptions) {
   nlohmann::json id = {{"app", app}, {"options", nlohmann::json::object()}, {"files", nlohmann::json::object()}};
@@ -209,7 +388,8 @@ LoadedCheckpoint readCheckpoint(const std::string& dir, const nlohmann::json& id
   if (!id.is_object() || !id.contains("options") || !id.contains("files") || !id["options"].is_object() ||
       !id["files"].is_object())
     throw InputError(where + ": field 'identity' is malformed");
-  if (id != identity) throw InputError("--resume: the checkpoint in '" + dir + "' is for another search: " + difference(identity, id));
+  if (const auto why = difference(identity, id))
+    throw InputError("--resume: the checkpoint in '" + dir + "' is for another search: " + *why);
   const auto& files = field("files");
   const auto& ranks = field("ranks");
   if (!ranks.is_number_unsigned() || !files.is_array() || files.size() != ranks.get<std::uint64_t>() || files.empty())
@@ -237,17 +417,22 @@ LoadedCheckpoint readCheckpoint(const std::string& dir, const nlohmann::json& id
 }
 
 nlohmann::json writeCheckpoint(const AppContext& ctx, const std::string& dir, std::span<const std::byte> mine,
-                               const LegSummary& leg, const nlohmann::json& previous) {
+                               const LegSummary& leg, const nlohmann::json& previous, const CheckpointLock* lock) {
   const fs::path d(dir);
-  // 1. Rank 0 makes the new set's folder (removing the remains of a write that crashed).
+  // 1. Rank 0 makes the new set's folder (removing the remains of a write that crashed), once it
+  // knows the folder is still this job's.
   std::uint64_t seq = 0;
   std::optional<std::string> error;
-  if (ctx.rank == 0) {
+  if (ctx.rank == 0 && lock) {
+    if (const auto lost = lock->check()) error = "checkpoint: not written, the folder '" + dir + "' is no longer this job's: " + *lost;
+  }
+  if (ctx.rank == 0 && !error) {
     seq = currentSequence(d) + 1;
     std::error_code ec;
     fs::remove_all(d / setName(seq), ec);
     if (!fs::create_directory(d / setName(seq), ec))
-      error = "checkpoint: cannot create '" + (d / setName(seq)).string() + "': " + ec.message();
+      error = "checkpoint: cannot create '" + (d / setName(seq)).string() + "': " +
+              (ec ? ec.message() : std::string("it exists already (is another job writing this folder?)"));
   }
   if (!comm::collectiveCheck(ctx.world, error)) throw FailedElsewhere();
   MPI_Bcast(&seq, 1, MPI_UINT64_T, 0, ctx.world);
@@ -274,6 +459,7 @@ nlohmann::json writeCheckpoint(const AppContext& ctx, const std::string& dir, st
     }
     nlohmann::json legs = previous.is_object() ? previous.value("legs", nlohmann::json::array()) : nlohmann::json::array();
     legs.push_back({{"skeleton", leg.skeleton}, {"ranks", leg.ranks}, {"threads", leg.threads}, {"seconds", leg.seconds},
+                    {"nodes_so_far", leg.nodesSoFar}, {"incumbent", leg.incumbent}, {"tasks", tasks},
                     {"written", utcTimestamp()}, {"job", std::getenv("SLURM_JOB_ID") ? std::getenv("SLURM_JOB_ID") : ""}});
     manifest = {{"format", kFormat},
                 {"format_version", kCheckpointFormat},
@@ -284,6 +470,7 @@ nlohmann::json writeCheckpoint(const AppContext& ctx, const std::string& dir, st
                 {"command", ctx.argv},
                 {"ranks", ctx.size},
                 {"nodes_so_far", leg.nodesSoFar},
+                {"incumbent", leg.incumbent},
                 {"seconds_so_far", leg.secondsSoFar},
                 {"tasks", tasks},
                 {"legs", legs},

@@ -54,6 +54,7 @@ int failSetup(AppContext& ctx, const std::string& name, const std::string& messa
     comm::collectiveCheck(ctx.world, name + ": error: " + message);
     return code;
   }
+  ctx.checkpointLock.reset();  // abortJob ends the process without destructors
   comm::abortJob(ctx.rank, name + ": error: " + message, code);  // mid-search: no agreement possible
 }
 }  // namespace

@@ -97,6 +97,11 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
                  "Continue the search saved in this folder, on any number of ranks and workers and with any parallel "
                  "skeleton; the app's own options and instance must be the ones it was saved with")
       ->group("Checkpoint");
+  app.add_flag("--checkpoint-overwrite", o.checkpointOverwrite,
+               "Let --checkpoint replace a folder's checkpoint of another search (without it such a folder is "
+               "refused)")
+      ->needs("--checkpoint")
+      ->group("Checkpoint");
   app.add_option("--timeline", o.timelineFile,
                  "Write a timeline of the run to this file (Chrome trace-event JSON: open it in Perfetto, "
                  "chrome://tracing or Speedscope): every worker's tasks and idle time, steals between ranks, "

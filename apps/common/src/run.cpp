@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 
 #include "jackdaw/comm/failure.hpp"
 #include "jackdaw/core/cpu_set.hpp"
@@ -102,6 +103,16 @@ CheckpointLegs::CheckpointLegs(AppContext& ctx) : ctx_(ctx) {
   }
   if (!o.checkpointDir.empty()) {
     prepareCheckpointDir(o.checkpointDir);
+    // Rank 0 takes the folder for this job before any rank searches; a refusal is bad input, and
+    // reaches the other ranks through the set-up check that follows (one message, every rank exits 2).
+    if (ctx.rank == 0 && !ctx.checkpointLock) {
+      std::error_code ec;
+      const bool resumingIt = !o.resumeDir.empty() && std::filesystem::equivalent(o.resumeDir, o.checkpointDir, ec);
+      ClaimNotes notes;
+      ctx.checkpointLock =
+          claimCheckpointDir(o.checkpointDir, ctx.identity, ctx.name, o.checkpointOverwrite, resumingIt, notes);
+      for (const auto& w : notes.warnings) ctx.log->warn("{}", w);
+    }
     cp_.keep = true;
     cp_.testStopAfterAgreement = o.testLateStopRank;
     every_ = o.checkpointEvery > 0;
@@ -121,7 +132,7 @@ void CheckpointLegs::startLeg() {
   });
 }
 
-bool CheckpointLegs::finishLeg(const SearchStats& soFar, double legSeconds) {
+bool CheckpointLegs::finishLeg(const SearchStats& soFar, double legSeconds, const nlohmann::json& incumbent) {
   if (timer_.joinable()) {
     legOver_.store(true);
     timer_.join();
@@ -135,11 +146,11 @@ bool CheckpointLegs::finishLeg(const SearchStats& soFar, double legSeconds) {
     return false;
   }
   const auto& o = ctx_.opts;
-  const LegSummary leg{o.skeleton, ctx_.size, o.threads, legSeconds, seconds(), soFar.nodes, cp_.savedTasks};
+  const LegSummary leg{o.skeleton, ctx_.size, o.threads, legSeconds, seconds(), soFar.nodes, cp_.savedTasks, incumbent};
   wrote_ = true;
   savedTasks_ = cp_.savedTasks;
   const auto t0 = std::chrono::steady_clock::now();
-  nlohmann::json manifest = writeCheckpoint(ctx_, o.checkpointDir, *cp_.saved, leg, previous_);
+  nlohmann::json manifest = writeCheckpoint(ctx_, o.checkpointDir, *cp_.saved, leg, previous_, ctx_.checkpointLock.get());
   const double writeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   int signalled = ctx_.stop.requested() ? 1 : 0, any = 0;
   MPI_Allreduce(&signalled, &any, 1, MPI_INT, MPI_MAX, ctx_.world);
@@ -148,6 +159,7 @@ bool CheckpointLegs::finishLeg(const SearchStats& soFar, double legSeconds) {
     for (const auto& f : manifest["files"]) bytes.push_back(f["bytes"]);
     ctx_.checkpoint["written"] = {{"dir", o.checkpointDir},         {"sequence", manifest["sequence"]},
                                   {"tasks", manifest["tasks"]},      {"nodes_so_far", soFar.nodes},
+                                  {"incumbent", incumbent},
                                   {"bytes_per_rank", bytes},         {"write_seconds", writeSeconds}};
     ctx_.checkpointNote = "CHECKPOINT: saved in " + o.checkpointDir + " (set " + manifest["sequence"].dump() + ", " +
                           manifest["tasks"].dump() + " tasks left); continue with --resume " + o.checkpointDir;

@@ -133,7 +133,7 @@ class Launch {
         std::move(w.tasks.begin(), w.tasks.end(), std::back_inserter(start.tasks));
       }
       start.share.stop = StopReason::None;  // whether this run is whole is its own to say
-      if (start.share.best) s.incumbent().offerNode(*start.share.best, *start.share.objective);
+      if (start.share.best) s.adoptIncumbent(*start.share.best, *start.share.objective);
     }
     if (cp_ && cp_->keep) s.keepUnexplored();
     auto begin = [&] {

@@ -8,10 +8,17 @@
 // which is atomic: a crash at any moment leaves DIR/current naming a whole set. The old set is
 // removed only after the swap. A set written by P ranks resumes on any number of ranks: rank r
 // continues the records r, r + size, r + 2 size, …
+//
+//   DIR/lock                                   the job writing DIR: {"host", "pid", ...}
+//
+// A folder belongs to one search: a run refuses a folder holding another search's set (unless
+// --checkpoint-overwrite) or locked by another live job; see claimCheckpointDir.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -29,8 +36,44 @@ inline constexpr int kCheckpointFormat = 1;
 // option names (the instance). `appOptions` are (option name, value) pairs.
 nlohmann::json searchIdentity(const std::string& app, const std::vector<std::pair<std::string, std::string>>& appOptions);
 
+// Whether two identities are one search: the same app and option values, except that an option
+// naming a file compares by the file's SHA-1, not by the path as typed (./g.clq, g.clq and
+// /abs/g.clq are one file).
+bool sameSearch(const nlohmann::json& here, const nlohmann::json& there);
+
 // --checkpoint DIR, at set-up: creates DIR if needed; an InputError if it cannot hold checkpoints.
 void prepareCheckpointDir(const std::string& dir);
+
+// DIR/lock, held by rank 0 of the job writing DIR: created atomically (a whole file linked into
+// place, so it is never seen half written) and removed when destroyed, if it still names this
+// process.
+class CheckpointLock {
+ public:
+  CheckpointLock(std::string path, std::string text) : path_(std::move(path)), text_(std::move(text)) {}
+  ~CheckpointLock();
+  CheckpointLock(const CheckpointLock&) = delete;
+  CheckpointLock& operator=(const CheckpointLock&) = delete;
+  const std::string& path() const { return path_; }
+  // The lock file still names this process (nullopt), or what happened to it.
+  std::optional<std::string> check() const;
+
+ private:
+  std::string path_;
+  std::string text_;  // what this process wrote
+};
+
+struct ClaimNotes {
+  std::vector<std::string> warnings;  // a stale lock taken over, a set replaced (rank 0 logs them)
+};
+
+// --checkpoint DIR at set-up, on rank 0 only (after prepareCheckpointDir): takes DIR/lock and checks
+// that DIR holds no other search's checkpoint. InputError (nothing taken) if another live job
+// holds the lock (or a job on another host: its process cannot be checked from here), or if
+// DIR/current is a set of another search (unless `overwrite`) or cannot be read. A lock whose
+// process is gone (same host, PID not alive) is taken over, with a warning.
+std::unique_ptr<CheckpointLock> claimCheckpointDir(const std::string& dir, const nlohmann::json& identity,
+                                                   const std::string& app, bool overwrite, bool resumingIt,
+                                                   ClaimNotes& notes);
 
 struct LoadedCheckpoint {
   nlohmann::json manifest;
@@ -51,14 +94,16 @@ struct LegSummary {
   double secondsSoFar = 0;       // every leg's
   std::uint64_t nodesSoFar = 0;  // every leg's nodes (rank 0's total)
   std::uint64_t tasks = 0;       // this rank's unexplored tasks
+  nlohmann::json incumbent;      // the best objective so far (null: none), for the reader
 };
 
 // Collective over ctx.world: every rank writes its record into a new set, rank 0 writes the
 // manifest (`previous`, if resumed, gives the history) and swaps the set in. Returns the manifest
 // on rank 0. If any rank fails, rank 0 prints that rank's message and every rank throws
-// FailedElsewhere.
+// FailedElsewhere. With `lock` (rank 0), nothing is written unless DIR/lock still names this job.
 nlohmann::json writeCheckpoint(const AppContext& ctx, const std::string& dir, std::span<const std::byte> mine,
-                               const LegSummary& leg, const nlohmann::json& previous);
+                               const LegSummary& leg, const nlohmann::json& previous,
+                               const CheckpointLock* lock = nullptr);
 
 // SHA-1 of bytes, as 40 hex digits.
 std::string sha1Hex(std::span<const std::byte> bytes);

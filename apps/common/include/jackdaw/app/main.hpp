@@ -31,7 +31,8 @@
 namespace jackdaw::app {
 
 class TraceRecorder;  // trace_file.hpp
-class SignalStop;     // signals.hpp
+class SignalStop;      // signals.hpp
+class CheckpointLock;  // checkpoint.hpp
 
 // Exit codes shared by every app (documented in the README).
 enum ExitCode : int {
@@ -64,6 +65,7 @@ struct AppContext {
   nlohmann::json checkpoint;        // rank 0: the checkpoint written or resumed (for --stats)
   nlohmann::json grain;             // rank 0: the largest task's share of the nodes (for --stats)
   std::string checkpointNote;       // rank 0: a line for stdout after the result
+  std::shared_ptr<CheckpointLock> checkpointLock;  // rank 0: --checkpoint DIR's lock, held until the run ends
   std::shared_ptr<TraceRecorder> trace;  // --trace FILE: records the search, writes FILE at finish()
   // The last search runSearch ran, so the frame can write --stats if the app did not.
   struct LastRun {

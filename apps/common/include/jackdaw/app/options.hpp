@@ -48,6 +48,7 @@ struct CommonOptions {
   std::string checkpointDir;           // --checkpoint DIR: an interrupted search saves its work here
   double checkpointEvery = 0.0;        // --checkpoint-every S: also save every S seconds (0: never)
   std::string resumeDir;               // --resume DIR: continue the search saved there
+  bool checkpointOverwrite = false;    // --checkpoint-overwrite: DIR may hold another search's set
   std::string timelineFile;            // --timeline FILE: a Chrome trace-event timeline of the run
   std::uint64_t timelineCap = 1'000'000;  // --timeline-cap N: events kept per rank
   std::string traceFile;               // --trace FILE: the run's task tree (trace/, docs/simulation.md)

@@ -97,8 +97,9 @@ class CheckpointLegs {
   StopFlag& legStop() { return every_ ? *leg_ : ctx_.stop; }
   void startLeg();
   // After a leg: writes the checkpoint it saved (collective) and says whether another leg follows
-  // (the timer stopped it and no rank got a signal).
-  bool finishLeg(const SearchStats& soFar, double legSeconds);
+  // (the timer stopped it and no rank got a signal). `incumbent`: the best objective so far (null:
+  // none), recorded in the manifest.
+  bool finishLeg(const SearchStats& soFar, double legSeconds, const nlohmann::json& incumbent);
   // Search seconds of every leg, this process's and those before the checkpoint it resumed.
   double seconds() const { return before_ + seconds_; }
   // The last finishLeg wrote a checkpoint, holding this many of this rank's tasks.
@@ -292,7 +293,10 @@ SearchResult<M, K> runChecked(AppContext& ctx, const typename M::Space& space, t
       if (ctx.opts.board == "sample") ctx.distributed["board"]["sample"] = ctx.opts.boardSample;
     }
     const auto saving = RunTimeline::Clock::now();
-    const bool again = legs.finishLeg(r.stats, r.seconds);
+    nlohmann::json incumbent;
+    if constexpr (!isEnumeration<K> && std::is_arithmetic_v<typename SearchTypes<M, K>::Obj>)
+      if (r.objective) incumbent = *r.objective;
+    const bool again = legs.finishLeg(r.stats, r.seconds, incumbent);
     if (legs.wrote()) timeline.checkpoint(saving, RunTimeline::Clock::now(), legs.savedTasks());
     if (!again) {
       grain.report(ctx, r.stats.nodes);

@@ -110,6 +110,9 @@ class ParallelSearch {
   // A bound from elsewhere (another rank): tightens pruning, and generators see it (IncumbentView).
   void offerBound(const typename T::Obj& o) { incumbent_.offerBound(o); }
   StopFlag& stopFlag() { return stop_; }
+  // Before run(): a solution carried over from saved work (a checkpoint). It becomes the incumbent,
+  // which the model's generators read through their IncumbentView as in the run that found it.
+  void adoptIncumbent(const Node& n, const typename T::Obj& o) { incumbent_.offerNode(n, o); }
 
   // While no task runs (before run(), or after it): add / remove a listener for the search's events.
   void observe(SearchObserver* o) {
@@ -222,18 +225,26 @@ class ParallelSearch {
   }
 
   // Before run(): a stop then keeps the work it cuts short instead of dropping it. Every queued
-  // task still passes through a worker after the stop (and is kept there whole), every worker's
-  // open stack is kept as tasks, so after run() takeUnexplored() holds everything not yet visited.
+  // task still passes through a token after the stop and is kept whole, every worker's open stack
+  // is kept as tasks, so after run() takeUnexplored() holds everything not yet visited.
   void keepUnexplored() {
+    keeping_ = true;
     for (auto& s : slots_) s->rules.unexplored = &s->kept;
   }
-  // After run(): the kept work as tasks (each runs as a subtree root that was never visited).
+  // After run(): the kept work as tasks (each runs as a subtree root that was never visited), in
+  // the order this search would have taken them, so that pushAll() continues in that order: first
+  // the workers' open stacks (a worker finishes its own before it takes from the pool), then the
+  // queued tasks in creation order (the pool's order within a level, whichever token met them).
   std::vector<TaskT> takeUnexplored() {
     std::vector<TaskT> out;
     for (auto& s : slots_) {
       for (auto& [node, depth] : s->kept) out.push_back({std::move(node), depth, 0});
       s->kept.clear();
     }
+    std::lock_guard lock(keptMutex_);
+    std::stable_sort(keptQueued_.begin(), keptQueued_.end(), [](const TaskT& a, const TaskT& b) { return a.id < b.id; });
+    for (auto& t : keptQueued_) out.push_back(std::move(t));
+    keptQueued_.clear();
     return out;
   }
 
@@ -264,6 +275,10 @@ class ParallelSearch {
       r.stats += s->rules.stats;
       truncated |= s->rules.truncated;
     }
+    {
+      std::lock_guard lock(keptMutex_);
+      truncated |= !keptQueued_.empty();
+    }
     r.best = incumbent_.node();
     r.objective = incumbent_.nodeObjective();
     r.stop = reportedStop(stop_.reason(), truncated);
@@ -276,6 +291,17 @@ class ParallelSearch {
     std::optional<TaskT> t = pool_.pop();
     if (!t) return;
     const bool observed = !observers_.empty();  // with nobody listening: no clock reads, no calls
+    if (keeping_ && stop_.requested()) {
+      // Kept whole, with its creation number: the saved work keeps the pool's order.
+      {
+        std::lock_guard lock(keptMutex_);
+        keptQueued_.push_back(std::move(*t));
+      }
+      finished_.fetch_add(1, std::memory_order_acq_rel);
+      if (observed && pool_.size() == 0)
+        for (SearchObserver* o : observers_) o->poolRanDry();
+      return;
+    }
     const bool tree = !tree_.empty();            // only a tree recorder asks for the CPU clock
     Slot* running = nullptr;
     try {
@@ -394,6 +420,9 @@ class ParallelSearch {
   std::atomic<int> stopSeen_{0};  // the highest stop reason the observers were told
   mutable std::mutex errorMutex_;
   std::exception_ptr error_;
+  bool keeping_ = false;         // keepUnexplored(): a stop keeps the work it cuts short
+  mutable std::mutex keptMutex_;
+  std::vector<TaskT> keptQueued_;  // queued tasks a stop met, kept whole by the tokens
 };
 
 // Runs a built search on this process (the default launch of every parallel skeleton).
