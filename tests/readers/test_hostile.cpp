@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "deadline.hpp"
 #include "jackdaw/core/errors.hpp"
 #include "jackdaw/knapsack/reader.hpp"
 #include "jackdaw/maxclique/dimacs.hpp"
@@ -30,6 +31,8 @@ namespace fs = std::filesystem;
 using namespace jackdaw;
 
 namespace {
+
+using jackdaw::test::withDeadline;
 
 struct Reader {
   std::string name;
@@ -53,27 +56,6 @@ std::vector<Reader> readers() {
   };
 }
 
-// Runs `f` on a thread; if it has not returned after `seconds`, the test fails and the process
-// ends (a blocked read cannot be cancelled, and the test must not hang).
-void withDeadline(const std::string& what, double seconds, const std::function<void()>& f) {
-  std::mutex m;
-  std::condition_variable cv;
-  bool done = false;
-  std::thread t([&] {
-    f();
-    std::lock_guard lock(m);
-    done = true;
-    cv.notify_all();
-  });
-  std::unique_lock lock(m);
-  if (!cv.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return done; })) {
-    std::fprintf(stderr, "FAILED: %s did not return within %.0f s (blocked?)\n", what.c_str(), seconds);
-    std::fflush(stderr);
-    std::_Exit(1);
-  }
-  lock.unlock();
-  t.join();
-}
 
 // The InputError message `read(path)` throws, or a description of what happened instead.
 std::string refusal(const Reader& r, const std::string& path, bool* wasInputError) {

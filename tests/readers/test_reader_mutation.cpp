@@ -28,6 +28,7 @@
 #include <thread>
 #include <vector>
 
+#include "deadline.hpp"
 #include "jackdaw/core/errors.hpp"
 #include "jackdaw/knapsack/reader.hpp"
 #include "jackdaw/maxclique/dimacs.hpp"
@@ -39,6 +40,8 @@ namespace fs = std::filesystem;
 using namespace jackdaw;
 
 namespace {
+
+using jackdaw::test::withDeadline;
 
 std::string slurp(const std::string& path, std::size_t maxLines = 0) {
   std::ifstream in(path, std::ios::binary);
@@ -282,27 +285,6 @@ std::vector<std::pair<std::string, std::string>> structuredVariants(const std::s
   return out;
 }
 
-// Runs `f` on a thread; if it has not returned after `seconds`, the test fails and the process
-// ends (a blocked read cannot be cancelled, and the test must not hang).
-void withDeadline(const std::string& what, double seconds, const std::function<void()>& f) {
-  std::mutex m;
-  std::condition_variable cv;
-  bool done = false;
-  std::thread t([&] {
-    f();
-    std::lock_guard lock(m);
-    done = true;
-    cv.notify_all();
-  });
-  std::unique_lock lock(m);
-  if (!cv.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return done; })) {
-    std::fprintf(stderr, "FAILED: %s did not return within %.0f s (blocked?)\n", what.c_str(), seconds);
-    std::fflush(stderr);
-    std::_Exit(1);
-  }
-  lock.unlock();
-  t.join();
-}
 
 struct Tally {
   int cases = 0, refused = 0, accepted = 0, withLine = 0;
