@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 kinds=("$@")
 [ ${#kinds[@]} -gt 0 ] || kinds=(asan tsan)
-targets=(test_core test_pulse test_timeline test_parallel test_engine_mpi_free test_reader_mutation fourth_policy throwing_app minimal_app)
+targets=(test_core test_pulse test_timeline test_parallel test_engine_mpi_free test_reader_mutation test_hostile fourth_policy throwing_app minimal_app)
 export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1"   # Open MPI keeps allocations until exit
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/scripts/tsan.supp"
