@@ -153,6 +153,12 @@ def main():
             if rc is None:
                 print(f"FAIL trial {i}: leg {k} hung ({' '.join(cmd)})")
                 return 1
+            if rc == 3 and "before the search started" in err:
+                early += 1  # stopped during set-up: nothing searched, the saved set (if any) stands
+                if early > 6:
+                    print(f"FAIL trial {i}: stopped before the search started {early} times")
+                    return 1
+                continue
             if rc == 3:
                 manifest = json.load(open(os.path.join(ck, "current", "manifest.json")))
                 if "CHECKPOINT:" not in out or manifest["ranks"] != ranks:

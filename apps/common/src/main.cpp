@@ -120,6 +120,7 @@ int runMain(int argc, char** argv, const std::string& name, const std::string& d
     return kBadInput;
   }
   settleDefaults(cli, ctx.opts);
+  if (!ctx.opts.checkpointDir.empty()) signals.checkpointing();
   // Asking for --progress is asking to see info lines, unless --log-level says otherwise.
   const bool progressShown = ctx.opts.progressSeconds > 0 && cli.count("--log-level") == 0;
   ctx.log->set_level(progressShown ? spdlog::level::info : spdlog::level::from_str(ctx.opts.logLevel));

@@ -21,6 +21,10 @@ std::atomic<int> gPhase{kFinishing};
 std::atomic<bool> gInstalled{false};
 char gSetUpMessage[256];
 std::size_t gSetUpMessageLength = 0;
+std::atomic<bool> gCheckpointing{false};  // --checkpoint: the job script is told on stdout too
+constexpr char kSetUpCheckpointLine[] =
+    "CHECKPOINT: none written (interrupted before the search started); the folder keeps what it had: "
+    "run the same command again\n";
 static_assert(std::atomic<int>::is_always_lock_free, "a signal handler may only touch lock-free atomics");
 
 extern "C" void onSignal(int sig) {
@@ -28,7 +32,9 @@ extern "C" void onSignal(int sig) {
     case kSetUp:
       // Nothing has been searched: end now. write and _exit are async-signal-safe.
       if (gSetUpMessageLength > 0) {
-        const ssize_t n = ::write(STDERR_FILENO, gSetUpMessage, gSetUpMessageLength);
+        ssize_t n = ::write(STDERR_FILENO, gSetUpMessage, gSetUpMessageLength);
+        // A Slurm script requeues a leg that exits 3 with a CHECKPOINT line (slurm/*.sbatch).
+        if (gCheckpointing.load()) n = ::write(STDOUT_FILENO, kSetUpCheckpointLine, sizeof kSetUpCheckpointLine - 1);
         (void)n;
       }
       ::_exit(3);
@@ -57,6 +63,7 @@ SignalStop::SignalStop(const std::string& name, std::function<void(int)> onSigna
   const std::string line = name + ": interrupted by a signal before the search started; nothing was searched (exit code 3)\n";
   gSetUpMessageLength = firstRank() ? line.copy(gSetUpMessage, sizeof gSetUpMessage - 1) : 0;
   gSignal.store(0);
+  gCheckpointing.store(false);
   gPhase.store(kSetUp);
   struct sigaction sa {};
   sa.sa_handler = jackdaw::app::onSignal;
@@ -102,6 +109,8 @@ SignalStop::Deferred::Deferred() {
 }
 
 SignalStop::Deferred::~Deferred() { pthread_sigmask(SIG_SETMASK, &saved_, nullptr); }
+
+void SignalStop::checkpointing() { gCheckpointing.store(true); }
 
 void SignalStop::searching() {
   int expected = kSetUp;

@@ -48,6 +48,9 @@ class SignalStop {
     sigset_t saved_;
   };
 
+  // --checkpoint was given: a signal before the search also prints a CHECKPOINT line on stdout
+  // (none written, the folder keeps what it had), so a job script requeues the job.
+  void checkpointing();
   void searching();  // from now on a signal stops the search (the callback) instead of the process
   void finishing();  // from now on signals are ignored
   int received() const;  // the signal that stopped the search, or 0
