@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # The sanitizer builds: an AddressSanitizer+UndefinedBehaviorSanitizer build and a ThreadSanitizer
 # build of the engine, the readers and the app stack, each running the tests labelled "sanitize"
-# (core and stop rules, the pulse hook, the timeline recorder, every skeleton on toy models, the MPI-free engine, the reader mutation
-# test, a 2-rank search with and without --timeline, a model throwing on 1-4 ranks), and the tests
-# labelled with the build's own name (asan: the option fuzz of the app frame). Any finding fails the run.
+# (core and stop rules, the block queue, the pulse hook, the timeline recorder, every skeleton on
+# toy models, the MPI-free engine, the reader mutation test, a 2-rank search with and without
+# --timeline, a model throwing on 1-4 ranks), and the tests labelled with the build's own name
+# (asan: the option fuzz of the app frame). Any finding fails the run.
 # Run by scripts/test.sh before the main suite; alone: scripts/sanitizers.sh [asan] [tsan]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 kinds=("$@")
 [ ${#kinds[@]} -gt 0 ] || kinds=(asan tsan)
-targets=(test_core test_pulse test_timeline test_parallel test_engine_mpi_free test_reader_mutation test_hostile fourth_policy throwing_app minimal_app)
+targets=(test_core test_block_queue test_pulse test_timeline test_parallel test_engine_mpi_free test_reader_mutation test_hostile fourth_policy throwing_app minimal_app)
 export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1"   # Open MPI keeps allocations until exit
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/scripts/tsan.supp"
