@@ -31,9 +31,11 @@ else:
     assert g["others_busy_at_most"] > 0.5, g
 PY
 }
-# -d 8 on NS: one task below the cutoff holds nearly every node.
-run depth8 yes "$ns" -g 32 --skeleton depth_bounded -d 8 --threads 2
-run depth8_ranks2 yes mpirun --oversubscribe --allow-run-as-root -n 2 "$ns" -g 32 --skeleton depth_bounded -d 8 --threads 1
+# -d 8 on NS without the hunger rule: one task below the cutoff holds nearly every node.
+run depth8 yes "$ns" -g 32 --skeleton depth_bounded -d 8 --threads 2 --hunger-split false
+run depth8_ranks2 yes mpirun --oversubscribe --allow-run-as-root -n 2 "$ns" -g 32 --skeleton depth_bounded -d 8 --threads 1 --hunger-split false
+# With it (the default), the same cutoff feeds the hungry worker.
+run depth8_hunger no "$ns" -g 32 --skeleton depth_bounded -d 8 --threads 2
 # The default budget splits it finely.
 run budget no "$ns" -g 32 --skeleton budget --threads 2
 exit $fail

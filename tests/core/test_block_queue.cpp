@@ -94,7 +94,32 @@ TEST(BlockQueue, FullPushFailsAndKeepsTheTask) {
   EXPECT_EQ(**q.pop(), 99);
 }
 
-// Random owner pushes/pops and steals over many trips round the ring, checked against a model.
+// grant() hands the owner's partly filled block to thieves at once; pop takes it back.
+TEST(BlockQueue, GrantExposesAPartlyFilledBlock) {
+  BlockQueue<int, 8, 4> q;
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(q.push(int{i}));
+  EXPECT_FALSE(q.steal());  // the owner's current block
+  ASSERT_TRUE(q.grant());
+  EXPECT_EQ(*q.steal(), 0);
+  ASSERT_TRUE(q.push(int{3}));
+  EXPECT_EQ(*q.pop(), 3);
+  EXPECT_EQ(*q.pop(), 2);  // taken back from the granted block
+  EXPECT_FALSE(q.steal());
+  EXPECT_EQ(*q.pop(), 1);
+  EXPECT_FALSE(q.pop());
+  EXPECT_TRUE(q.empty());
+  // One task per block: every grant uses a block, so the ring fills after `Blocks` of them.
+  int granted = 0;
+  for (int i = 0; i < 10; ++i) {
+    if (!q.push(int{100 + i})) break;
+    if (!q.grant()) break;
+    ++granted;
+  }
+  EXPECT_GE(granted, 3);
+  for (int i = 0; i < granted; ++i) EXPECT_EQ(*q.steal(), 100 + i);
+}
+
+// Random owner pushes/pops/grants and steals over many trips round the ring, checked against a model.
 TEST(BlockQueue, MatchesDequeModelOverManyWrapArounds) {
   BlockQueue<int, 4, 4> q;
   std::deque<int> model;
@@ -113,6 +138,14 @@ TEST(BlockQueue, MatchesDequeModelOverManyWrapArounds) {
         EXPECT_GE(model.size(), 16u - 3u * 4u);  // full only with most of the ring in use
       }
       ++next;
+    } else if (r == 6 && step % 3 == 0) {
+      if (q.grant() && !model.empty()) {
+        auto v = q.steal();  // everything pushed so far is stealable now
+        ASSERT_TRUE(v.has_value());
+        ASSERT_EQ(*v, model.front());
+        model.pop_front();
+        ++steals;
+      }
     } else if (r < 8) {
       auto v = q.pop();
       ASSERT_EQ(v.has_value(), !model.empty());
@@ -172,7 +205,7 @@ namespace {
 // One owner (this thread) pushes values 0..n-1 and pops; `thieves` threads steal. Every value
 // must be taken exactly once. `phases`: alternate push-heavy and pop-heavy runs, so that the owner
 // keeps popping back into blocks thieves are stealing from (takeover races).
-void ownerAndThieves(int thieves, bool phases) {
+void ownerAndThieves(int thieves, bool phases, bool grants = false) {
   const std::uint64_t n = kTotalOps / 2;  // each value: one push, one pop or steal
   std::vector<std::atomic<std::uint8_t>> taken(n);
   std::atomic<std::uint64_t> duplicates{0}, stolen{0};
@@ -211,6 +244,7 @@ void ownerAndThieves(int thieves, bool phases) {
       if (rng() % 100 < pushPct) {
         if (q.push(std::uint64_t{next})) {
           ++next;
+          if (grants && rng() % 4 == 0) q.grant();  // as a split for a hungry thief does
           continue;
         }
       }
@@ -237,3 +271,4 @@ TEST(BlockQueueConcurrent, OneThief) { ownerAndThieves(1, false); }
 TEST(BlockQueueConcurrent, ThreeThieves) { ownerAndThieves(3, false); }
 TEST(BlockQueueConcurrent, OneThiefPhases) { ownerAndThieves(1, true); }
 TEST(BlockQueueConcurrent, ThreeThievesPhases) { ownerAndThieves(3, true); }
+TEST(BlockQueueConcurrent, ThreeThievesGrants) { ownerAndThieves(3, true, true); }

@@ -21,6 +21,8 @@ inline const std::vector<std::string>& skeletons() {
       if (n == jackdaw::skeletons::Ordered::name) v.push_back(n + "_discrepancy");
       // The automatic grain, aimed at 20 us so that it retunes and deepens even on small trees.
       if (n == jackdaw::skeletons::Budget::name || n == jackdaw::skeletons::DepthBounded::name) v.push_back(n + "_auto");
+      // Without the hunger rule: the task tree depends only on the grain (what a trace records).
+      if (n == jackdaw::skeletons::Budget::name || n == jackdaw::skeletons::DepthBounded::name) v.push_back(n + "_exact");
     }
     return v;
   }();
@@ -33,7 +35,8 @@ struct Split {
   std::uint64_t budget = 7;  // tiny, so budget splits often
 };
 
-// A variant's table name and settings ("budget_auto": budget with the automatic grain).
+// A variant's table name and settings ("budget_auto": budget with the automatic grain;
+// "budget_exact": without ParallelOptions::splitOnHunger).
 struct Variant {
   std::string name;
   jackdaw::skeletons::Settings settings;
@@ -47,7 +50,9 @@ inline Variant variant(const std::string& skel, int workers, Split split = {}) {
   s.chunked = skel.ends_with("_chunked");
   s.discrepancy = skel.ends_with("_discrepancy");
   const bool automatic = skel.ends_with("_auto");
-  v.name = s.chunked || s.discrepancy || automatic ? skel.substr(0, skel.rfind('_')) : skel;
+  const bool exact = skel.ends_with("_exact");
+  s.parallel.splitOnHunger = !exact;
+  v.name = s.chunked || s.discrepancy || automatic || exact ? skel.substr(0, skel.rfind('_')) : skel;
   s.budgetAuto = automatic && v.name == jackdaw::skeletons::Budget::name;
   s.spawnDepthAuto = automatic && v.name == jackdaw::skeletons::DepthBounded::name;
   if (automatic) s.grainTargetSeconds = 20e-6;

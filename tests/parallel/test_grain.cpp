@@ -95,6 +95,7 @@ TEST(AutoSpawnDepth, DeepensWhenOneTaskHoldsTheWork) {
   depth_bounded::Options o;
   o.runtime.threads = 2;
   o.spawnDepth = 0;
+  o.splitOnHunger = false;  // the automatic cutoff alone (the hunger rule would feed the worker first)
   std::vector<WorkerReport> fixed, automatic;
   SearchParams<long long> p;
   p.maxDepth = kDepth;
@@ -113,4 +114,21 @@ TEST(AutoSpawnDepth, DeepensWhenOneTaskHoldsTheWork) {
   // Which worker runs the split-off tasks is the scheduler's business (on a loaded machine the
   // first may take them all); that there are tasks to take is the skeleton's.
   EXPECT_GT(total(automatic, &WorkerReport::tasks), 1u);
+}
+
+// The hunger rule: with a fixed cutoff of 0 the root is the only task the cutoff makes, yet the
+// idle second worker is handed the root task's shallowest siblings while it runs.
+TEST(HungerSplit, FeedsAnIdleWorkerBelowAFixedCutoff) {
+  depth_bounded::Options o;
+  o.runtime.threads = 2;
+  o.spawnDepth = 0;
+  std::vector<WorkerReport> reports;
+  o.workers = &reports;
+  SearchParams<long long> p;
+  p.maxDepth = kDepth;
+  EXPECT_EQ((depth_bounded::search<SlowTree, Count>({}, SlowTree::Node{}, p, o).enumerator.get()), kNodes);
+  EXPECT_GT(total(reports, &WorkerReport::tasks), 1u);
+  std::uint64_t largest = 0;
+  for (const auto& w : reports) largest = std::max(largest, w.largestTaskNodes);
+  EXPECT_LT(largest, kNodes);  // the root task gave work away
 }

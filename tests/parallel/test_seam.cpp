@@ -90,6 +90,7 @@ TEST(Observer, SeesTasksDryPoolStopAndImprovements) {
     depth_bounded::Options o;
     o.runtime.threads = 2;
     o.spawnDepth = 3;
+    o.splitOnHunger = false;  // the tasks the cutoff makes, and only those
     o.observers.push_back(&c);
     SearchParams<long long> p;
     p.maxDepth = 10;

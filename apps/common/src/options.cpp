@@ -165,6 +165,11 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
       ->capture_default_str()
       ->check(cli::real(0.001, 1e6));
   app.add_flag("--chunked", o.chunked, "stack_stealing: hand over a whole level instead of one node");
+  app.add_option("--hunger-split", o.splitOnHunger,
+                 "depth_bounded/budget: a running task hands its shallowest unexplored sibling to a hungry worker "
+                 "(of this rank, or a remote thief) at once, besides the splits of -d/-b (true/false). Default: true, "
+                 "false under --trace (a trace records a task tree that timing does not change)")
+      ->capture_default_str();
   app.add_option("--steal", o.steal,
                  "Between ranks: a victim gives half its spare tasks, shallowest first (half), or one task per steal "
                  "(one, the default before 24 Nov 2026)")
@@ -215,6 +220,7 @@ void settleDefaults(const CLI::App& app, CommonOptions& o) {
   const bool fixed = !o.traceFile.empty();
   if (defaultAuto("--spawn-depth")) o.spawnDepthAuto = !fixed && o.skeleton == skeletons::DepthBounded::name;
   if (defaultAuto("--budget")) o.budgetAuto = !fixed && o.skeleton == skeletons::Budget::name;
+  if (fixed && app.get_option("--hunger-split")->count() == 0) o.splitOnHunger = false;
 }
 
 void validate(const CommonOptions& o) {
@@ -238,6 +244,9 @@ void validate(const CommonOptions& o) {
   if (!parallel && !o.resumeDir.empty())
     throw InputError("--resume needs a parallel --skeleton (e.g. --skeleton budget --threads 1 for one worker)");
   if (o.checkpointEvery > 0 && o.checkpointDir.empty()) throw InputError("--checkpoint-every needs --checkpoint DIR");
+  if (!o.traceFile.empty() && o.splitOnHunger && (o.skeleton == skeletons::Budget::name || o.skeleton == skeletons::DepthBounded::name))
+    throw InputError("--hunger-split true cannot be used with --trace: a trace records a task tree that timing does not change "
+                     "(jackdaw-sim replays the hunger rule itself)");
   if (!o.traceFile.empty() && !o.resumeDir.empty())
     throw InputError("--trace records a whole search from its root; it cannot follow --resume");
   if (!o.traceFile.empty() && (o.spawnDepthAuto || o.budgetAuto))

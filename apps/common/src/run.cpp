@@ -34,6 +34,7 @@ skeletons::Settings skeletonSettings(AppContext& ctx, std::vector<WorkerReport>*
   s.parallel.workers = reports;
   s.parallel.live = &ctx.live;
   s.parallel.observers = std::move(observers);
+  s.parallel.splitOnHunger = o.splitOnHunger;
   s.spawnDepth = o.spawnDepthAuto ? kAutoStartDepth : o.spawnDepth;
   s.budget = o.budget;
   s.spawnDepthAuto = o.spawnDepthAuto;

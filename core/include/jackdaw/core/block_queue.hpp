@@ -20,9 +20,11 @@
 //   takeover the slots thieves took are not reused until the owner comes back into that block
 //   from below, and push() returns false while a thief is still moving a task out of the block
 //   the owner needs next.
-// - The owner's current block (up to BlockSize newest tasks) is not stealable: steal() can return
-//   nothing while size() > 0. Small blocks expose work sooner; large ones cross boundaries less.
+// - The owner's current block (up to BlockSize newest tasks) is not stealable until the owner
+//   leaves it: when it fills, or at once through grant() (a hungry thief must see a split now), which
+//   hands the block over as it is and starts the next. steal() can return nothing while size() > 0.
 // Blocks must be a power of two (block numbers wrap at 2^32); T must be nothrow movable.
+// A block's steal word is (epoch << 32) | (end << 16) | next: thieves reserve slots next .. end-1.
 #pragma once
 
 #include <algorithm>
@@ -41,7 +43,7 @@ namespace jackdaw {
 template <class T, std::size_t BlockSize = 16, std::size_t Blocks = 16>
 class BlockQueue {
   static_assert(Blocks >= 2 && std::has_single_bit(Blocks), "Blocks: a power of two, at least 2");
-  static_assert(BlockSize >= 1 && BlockSize < (std::size_t{1} << 31), "BlockSize: 1 .. 2^31-1");
+  static_assert(BlockSize >= 1 && BlockSize < (std::size_t{1} << 15), "BlockSize: 1 .. 2^15-1");
   static_assert(std::is_nothrow_move_constructible_v<T>, "a task must be nothrow movable");
 
   static constexpr std::uint32_t kM = static_cast<std::uint32_t>(BlockSize);
@@ -49,11 +51,17 @@ class BlockQueue {
   static constexpr std::uint32_t kNone = ~std::uint32_t{0};
   static constexpr std::size_t kLine = 64;
 
-  // A 64-bit word: (epoch << 32) | index. The steal word's index is the next slot a thief may
-  // reserve (kM: none); the head word's index is the block thieves look at first.
+  // A 64-bit word: (epoch << 32) | index. The head word's index is the block thieves look at
+  // first; a steal word's index packs the next slot a thief may reserve and the end of the granted
+  // slots (next == end: none left).
   static constexpr std::uint64_t pack(std::uint32_t hi, std::uint32_t lo) {
     return (std::uint64_t{hi} << 32) | lo;
   }
+  static constexpr std::uint64_t stealWord(std::uint32_t epoch, std::uint32_t next, std::uint32_t end) {
+    return pack(epoch, (end << 16) | next);
+  }
+  static constexpr std::uint32_t nextOf(std::uint64_t w) { return static_cast<std::uint32_t>(w) & 0xFFFFu; }
+  static constexpr std::uint32_t endOf(std::uint64_t w) { return (static_cast<std::uint32_t>(w) >> 16) & 0xFFFFu; }
   static constexpr std::uint32_t hi(std::uint64_t w) { return static_cast<std::uint32_t>(w >> 32); }
   static constexpr std::uint32_t lo(std::uint64_t w) { return static_cast<std::uint32_t>(w); }
   // Block numbers compare modulo 2^32.
@@ -65,7 +73,7 @@ class BlockQueue {
     alignas(T) unsigned char bytes[sizeof(T)];
   };
   struct alignas(kLine) Block {
-    std::atomic<std::uint64_t> steal{pack(0, kM)};  // thieves: compare-exchange index+1
+    std::atomic<std::uint64_t> steal{0};            // thieves: compare-exchange next+1 (none at first)
     std::atomic<std::uint32_t> done{0};             // thieves: tasks moved out (running count)
     alignas(kLine) Slot slots[BlockSize];
     T* at(std::uint32_t i) { return std::launder(reinterpret_cast<T*>(slots[i].bytes)); }
@@ -73,6 +81,7 @@ class BlockQueue {
   // What only the owner reads and writes, per block.
   struct OwnerView {
     std::uint32_t grantStart = kNone;  // first granted slot while granted and not taken back
+    std::uint32_t grantEnd = 0;        // one past the last granted slot
     std::uint32_t epoch = 0;           // the steal word's epoch (only the owner changes it)
     std::uint32_t reserved = 0;        // thief reservations accounted for (running count)
   };
@@ -87,7 +96,8 @@ class BlockQueue {
     for (std::uint32_t p = 0; p <= kMask; ++p)
       if (view_[p].grantStart != kNone) {
         Block& b = blocks_[p];
-        for (std::uint32_t i = lo(b.steal.load(std::memory_order_acquire)); i < kM; ++i) b.at(i)->~T();
+        for (std::uint32_t i = nextOf(b.steal.load(std::memory_order_acquire)); i < view_[p].grantEnd; ++i)
+          b.at(i)->~T();
       }
     Block& c = blocks_[cur_ & kMask];
     for (std::uint32_t i = bottom_; i < top_; ++i) c.at(i)->~T();
@@ -112,6 +122,17 @@ class BlockQueue {
     return out;
   }
 
+  // Owner only: every task pushed so far becomes stealable now (the current block is granted as it
+  // is, and the next one begun). False when the next block is not free yet (full, or a thief is
+  // still moving a task out of it): then the newest tasks stay the owner's until it can.
+  bool grant() {
+    if (top_ == bottom_) return true;
+    return advance();
+  }
+
+  // Owner only: tasks in the owner's current block, which thieves cannot see until grant().
+  std::size_t hidden() const noexcept { return top_ - bottom_; }
+
   // Any thread: the oldest task in a granted block.
   std::optional<T> steal() {
     for (;;) {
@@ -120,12 +141,12 @@ class BlockQueue {
       if (diff(hb, ownerBlock_.load(std::memory_order_acquire)) >= 0) return std::nullopt;
       Block& b = blocks_[hb & kMask];
       std::uint64_t w = b.steal.load(std::memory_order_acquire);
-      if (lo(w) < kM) {
+      if (nextOf(w) < endOf(w)) {
         if (!b.steal.compare_exchange_strong(w, w + 1, std::memory_order_acq_rel,
                                              std::memory_order_acquire))
           continue;  // another thief, or the owner took the block back: look again
         stolen_.fetch_add(1, std::memory_order_relaxed);
-        T* s = b.at(lo(w));
+        T* s = b.at(nextOf(w));
         std::optional<T> out(std::move(*s));
         s->~T();
         b.done.fetch_add(1, std::memory_order_release);  // the owner may reuse the slot
@@ -171,8 +192,9 @@ class BlockQueue {
     OwnerView& nv = view_[np];
     Block& nb = blocks_[np];
     if (nv.grantStart != kNone) {  // the oldest granted block (n - Blocks)
-      if (lo(nb.steal.load(std::memory_order_acquire)) < kM) return false;  // tasks left: full
-      nv.reserved += kM - nv.grantStart;  // thieves reserved all of it
+      const std::uint64_t w = nb.steal.load(std::memory_order_acquire);
+      if (nextOf(w) < endOf(w)) return false;  // tasks left: full
+      nv.reserved += nv.grantEnd - nv.grantStart;  // thieves reserved all of it
       nv.grantStart = kNone;
     }
     if (nb.done.load(std::memory_order_acquire) != nv.reserved) return false;  // a thief is in it
@@ -180,7 +202,8 @@ class BlockQueue {
     const std::uint32_t cp = cur_ & kMask;
     OwnerView& cv = view_[cp];
     cv.grantStart = bottom_;
-    blocks_[cp].steal.store(pack(++cv.epoch, bottom_), std::memory_order_release);
+    cv.grantEnd = top_;
+    blocks_[cp].steal.store(stealWord(++cv.epoch, bottom_, top_), std::memory_order_release);
     const std::uint32_t granted = cur_;
     cur_ = n;
     bottom_ = top_ = 0;
@@ -209,15 +232,15 @@ class BlockQueue {
       const std::uint32_t x = cur_ - step;
       OwnerView& v = view_[x & kMask];
       if (v.grantStart == kNone) return false;
-      const std::uint64_t old = blocks_[x & kMask].steal.exchange(pack(++v.epoch, kM),
+      const std::uint64_t old = blocks_[x & kMask].steal.exchange(stealWord(++v.epoch, 0, 0),
                                                                   std::memory_order_acq_rel);
-      const std::uint32_t r = lo(old);
+      const std::uint32_t r = nextOf(old);
       v.reserved += r - v.grantStart;
       v.grantStart = kNone;
-      if (r < kM) {
+      if (r < v.grantEnd) {
         cur_ = x;
         bottom_ = r;
-        top_ = kM;
+        top_ = v.grantEnd;
         ownerBlock_.store(x, std::memory_order_release);
         return true;
       }

@@ -91,11 +91,12 @@ class DepthFirst {
   }
 
   // Hand away up to `maxTasks` unexplored children of the shallowest frame that has any
-  // (bound-tested first); returns how many went to sink(Node&&, int depth).
+  // (bound-tested first), or with acrossLevels of the shallowest frames, level after level until
+  // maxTasks; returns how many went to sink(Node&&, int depth).
   template <class Sink>
-  std::size_t splitShallowest(std::size_t maxTasks, Sink&& sink) {
+  std::size_t splitShallowest(std::size_t maxTasks, Sink&& sink, bool acrossLevels = false) {
     std::size_t given = 0;
-    for (std::size_t i = 0; i < stack_.size() && given == 0; ++i) {
+    for (std::size_t i = 0; i < stack_.size() && given < maxTasks && (given == 0 || acrossLevels); ++i) {
       Frame& f = stack_[i];
       while (f.remaining > 0 && given < maxTasks) {
         checkNext(f);

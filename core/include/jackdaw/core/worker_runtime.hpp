@@ -110,10 +110,11 @@ class WorkerRuntime {
     }
   }
 
- private:
+ public:
   // oneTBB adds a thread to a 1-worker arena to run work enqueued from outside (inject; its
   // "mandatory concurrency"), and that thread and the caller of runAndWait may then both run
-  // tasks: a 1-worker rank would use two cores. With one worker, a task holds this gate. With
+  // tasks: a 1-worker rank would use two cores. With one worker, a task holds this gate (and so
+  // may a scheduler that takes a task from the worker's own queue before the task begins). With
   // more, the arena itself never runs more than workers() threads.
   // A mutex, not a semaphore: libstdc++ 12's binary_semaphore made a futex system call on every
   // release, waiter or not (perf showed futex_wake once a task); a mutex calls only when contended.
@@ -128,20 +129,21 @@ class WorkerRuntime {
     Gate(const Gate&) = delete;
     Gate& operator=(const Gate&) = delete;
 
+    struct Held {};
+    explicit Gate(Held) : m_(nullptr) {}  // the caller holds the gate already
+
    private:
     std::mutex* m_;
   };
 
- public:
   // Brackets one task on the calling worker: its busy/idle cycle, the running count and, with
-  // one worker, the gate. Exception-safe, so a throwing task cannot keep the gate shut.
+  // one worker, the gate (unless the caller holds it: TaskScope(rt, gate)). Exception-safe, so a
+  // throwing task cannot keep the gate shut.
   //   WorkerRuntime::TaskScope t(rt);  run(t.worker());
   class TaskScope {
    public:
-    explicit TaskScope(WorkerRuntime& rt) : rt_(rt), gate_(rt), w_(rt.currentWorker()) {
-      rt_.running_.fetch_add(1, std::memory_order_relaxed);
-      rt_.account(w_).startWork(rt_.nowUs());
-    }
+    explicit TaskScope(WorkerRuntime& rt) : rt_(rt), gate_(rt), w_(rt.currentWorker()) { begin(); }
+    TaskScope(WorkerRuntime& rt, const Gate&) : rt_(rt), gate_(Gate::Held{}), w_(rt.currentWorker()) { begin(); }
     ~TaskScope() {
       rt_.account(w_).endWork(rt_.nowUs());
       rt_.running_.fetch_sub(1, std::memory_order_relaxed);
@@ -151,6 +153,10 @@ class WorkerRuntime {
     int worker() const noexcept { return w_; }
 
    private:
+    void begin() {
+      rt_.running_.fetch_add(1, std::memory_order_relaxed);
+      rt_.account(w_).startWork(rt_.nowUs());
+    }
     WorkerRuntime& rt_;
     Gate gate_;
     int w_;

@@ -1,5 +1,6 @@
 // Depth-bounded skeleton: every node above the cutoff depth (spawnDepth, -d) has its children made
-// into tasks; below it, sequential depth-first search.
+// into tasks; below it, depth-first search that hands a hungry worker its shallowest unexplored
+// sibling at once (ParallelOptions::splitOnHunger).
 //
 //   jackdaw::depth_bounded::Options o;  o.runtime.threads = 4;  o.spawnDepth = 3;
 //   auto r = jackdaw::depth_bounded::search<MyModel, jackdaw::Optimisation>(space, root, params, o);
@@ -20,62 +21,96 @@ struct Options : ParallelOptions {
   GrainOptions grain{};  // automatic: the cutoff deepens while it runs (detail/grain.hpp)
 };
 
-template <SearchModel M, SearchKind K, class Launch = detail::LocalLaunch>
+namespace detail {
+
+using jackdaw::detail::DepthPoolSearch;
+
+// A fixed cutoff. Hungry: below it, the hunger rule (ParallelOptions::splitOnHunger) after each node.
+template <SearchModel M, SearchKind K, bool Hungry>
+struct CutoffHooks {
+  using S = DepthPoolSearch<M, K>;
+  S& s;
+  int cutoff;
+  jackdaw::detail::HungerSplit<S> hunger{s};
+  bool spawnsChildrenOf(int depth) const { return depth < cutoff; }
+  void spawn(typename M::Node&& child, int depth) { s.push({std::move(child), depth}); }
+  void afterNode(DepthFirst<M, K, CutoffHooks>& dfs)
+    requires Hungry
+  {
+    hunger.afterNode(dfs);
+  }
+};
+
+// One cutoff per search (per rank), only ever deepened. A task checks every kEvery backtracks
+// whether anyone is hungry (two relaxed loads), and only then reads the clock.
+template <SearchModel M, SearchKind K, bool Hungry>
+struct AutoCutoffHooks {
+  using S = DepthPoolSearch<M, K>;
+  using Clock = jackdaw::detail::GrainClock;
+  static constexpr unsigned kEvery = 64;
+  S& s;
+  std::atomic<int>& cutoff;
+  jackdaw::detail::AutoGrain& grain;
+  double target;
+  jackdaw::detail::HungerSplit<S> hunger{s};
+  Clock::time_point since = Clock::now();
+  unsigned countdown = kEvery;
+  bool spawnsChildrenOf(int depth) const { return depth < cutoff.load(std::memory_order_relaxed); }
+  void spawn(typename M::Node&& child, int depth) { s.push({std::move(child), depth}); }
+  void afterNode(DepthFirst<M, K, AutoCutoffHooks>& dfs)
+    requires Hungry
+  {
+    hunger.afterNode(dfs);
+  }
+  void afterBacktrack(DepthFirst<M, K, AutoCutoffHooks>& dfs) {
+    if (--countdown != 0) return;
+    countdown = kEvery;
+    if (!s.hungry()) return;
+    const auto now = Clock::now();
+    if (std::chrono::duration<double>(now - since).count() < target) return;
+    since = now;
+    const int level = jackdaw::detail::splitIntoPool(s, dfs);
+    if (level < 0) return;
+    // The level just split off fans out one more level when its tasks run, as does every
+    // later node that shallow.
+    int cur = cutoff.load(std::memory_order_relaxed);
+    while (cur < level + 1 && !cutoff.compare_exchange_weak(cur, level + 1, std::memory_order_relaxed)) {
+    }
+    grain.value = std::max<std::uint64_t>(grain.value, static_cast<std::uint64_t>(level + 1));
+    ++grain.changes;
+  }
+};
+
+template <SearchModel M, SearchKind K, bool Hungry, class Launch>
 SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
                           const typename SearchTypes<M, K>::Params& params, StopFlag& stop, const Options& opts,
-                          Launch&& launch = {}) {
-  using S = detail::DepthPoolSearch<M, K>;
-  using Clock = detail::GrainClock;
-  struct Hooks {
-    S& s;
-    int cutoff;
-    bool spawnsChildrenOf(int depth) const { return depth < cutoff; }
-    void spawn(typename M::Node&& child, int depth) { s.push({std::move(child), depth}); }
-  };
-  // One cutoff per search (per rank), only ever deepened. A task checks every kEvery backtracks
-  // whether anyone is hungry (two relaxed loads), and only then reads the clock.
-  constexpr unsigned kEvery = 64;
-  struct AutoHooks {
-    S& s;
-    std::atomic<int>& cutoff;
-    detail::AutoGrain& grain;
-    double target;
-    Clock::time_point since = Clock::now();
-    unsigned countdown = kEvery;
-    bool spawnsChildrenOf(int depth) const { return depth < cutoff.load(std::memory_order_relaxed); }
-    void spawn(typename M::Node&& child, int depth) { s.push({std::move(child), depth}); }
-    void afterBacktrack(DepthFirst<M, K, AutoHooks>& dfs) {
-      if (--countdown != 0) return;
-      countdown = kEvery;
-      if (!s.hungry()) return;
-      const auto now = Clock::now();
-      if (std::chrono::duration<double>(now - since).count() < target) return;
-      since = now;
-      const int level = detail::splitIntoPool(s, dfs);
-      if (level < 0) return;
-      // The level just split off fans out one more level when its tasks run, as does every
-      // later node that shallow.
-      int cur = cutoff.load(std::memory_order_relaxed);
-      while (cur < level + 1 && !cutoff.compare_exchange_weak(cur, level + 1, std::memory_order_relaxed)) {
-      }
-      grain.value = std::max<std::uint64_t>(grain.value, static_cast<std::uint64_t>(level + 1));
-      ++grain.changes;
-    }
-  };
+                          Launch&& launch) {
+  using S = DepthPoolSearch<M, K>;
   if (opts.grain.automatic) {
     std::atomic<int> cutoff{opts.spawnDepth};
     const double target = opts.grain.targetSeconds;
-    return detail::searchFromRoot<M, K>(space, std::move(root), params, stop, opts, std::forward<Launch>(launch),
-                                        [&cutoff, target](S& s) {
-                                          detail::AutoGrain& g = s.self().grain;
-                                          const int c = cutoff.load(std::memory_order_relaxed);
-                                          g.value = std::max<std::uint64_t>(g.value, static_cast<std::uint64_t>(c));
-                                          return AutoHooks{s, cutoff, g, target};
-                                        });
+    return jackdaw::detail::searchFromRoot<M, K>(
+        space, std::move(root), params, stop, opts, std::forward<Launch>(launch), [&cutoff, target](S& s) {
+          jackdaw::detail::AutoGrain& g = s.self().grain;
+          const int c = cutoff.load(std::memory_order_relaxed);
+          g.value = std::max<std::uint64_t>(g.value, static_cast<std::uint64_t>(c));
+          return AutoCutoffHooks<M, K, Hungry>{s, cutoff, g, target};
+        });
   }
   const int cutoff = opts.spawnDepth;
-  return detail::searchFromRoot<M, K>(space, std::move(root), params, stop, opts, std::forward<Launch>(launch),
-                                      [cutoff](S& s) { return Hooks{s, cutoff}; });
+  return jackdaw::detail::searchFromRoot<M, K>(space, std::move(root), params, stop, opts, std::forward<Launch>(launch),
+                                               [cutoff](S& s) { return CutoffHooks<M, K, Hungry>{s, cutoff}; });
+}
+
+}  // namespace detail
+
+template <SearchModel M, SearchKind K, class Launch = jackdaw::detail::LocalLaunch>
+SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
+                          const typename SearchTypes<M, K>::Params& params, StopFlag& stop, const Options& opts,
+                          Launch&& launch = {}) {
+  if (opts.splitOnHunger)
+    return detail::search<M, K, true>(space, std::move(root), params, stop, opts, std::forward<Launch>(launch));
+  return detail::search<M, K, false>(space, std::move(root), params, stop, opts, std::forward<Launch>(launch));
 }
 
 template <SearchModel M, SearchKind K>

@@ -30,6 +30,7 @@ struct CommonOptions {
   bool budgetAuto = false;             // -b auto (the default for budget): each worker picks its budget
   double taskTargetMs = 2.0;           // --task-target-ms: what -d auto / -b auto aim a task's slice at
   bool chunked = false;                // stack_stealing: hand over a whole level
+  bool splitOnHunger = true;           // --hunger-split: depth_bounded/budget feed hungry workers at once
   std::string steal = "half";          // --steal one|half: tasks a victim rank gives per steal
   int seedTree = 0;                    // --seed-tree K: first work down a K-ary tree of ranks (0: off)
   std::string seedRedirect = "on";     // --seed-redirect: a refused seed request goes on up the tree

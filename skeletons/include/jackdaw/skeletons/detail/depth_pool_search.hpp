@@ -12,25 +12,49 @@
 #include <limits>
 #include <utility>
 
-#include "jackdaw/core/work_pool.hpp"
+#include "jackdaw/core/worker_queues.hpp"
 #include "jackdaw/skeletons/detail/parallel_search.hpp"
 
 namespace jackdaw::detail {
 
 template <SearchModel M, SearchKind K>
-using DepthPoolSearch = ParallelSearch<M, K, DepthPool<Task<typename M::Node>>>;
+using DepthPoolSearch = ParallelSearch<M, K, WorkerQueues<Task<typename M::Node>>>;
 
 // Hands up to maxTasks unexplored siblings of the shallowest open level of `dfs` to the pool;
 // returns their depth, or -1 if there were none.
 template <class S, class Dfs>
-int splitIntoPool(S& s, Dfs& dfs, std::size_t maxTasks = std::numeric_limits<std::size_t>::max()) {
+int splitIntoPool(S& s, Dfs& dfs, std::size_t maxTasks = std::numeric_limits<std::size_t>::max(),
+                  bool acrossLevels = false) {
   int depth = -1;
-  dfs.splitShallowest(maxTasks, [&](auto&& c, int d) {
-    depth = d;
-    s.push({std::move(c), d});
-  });
+  dfs.splitShallowest(
+      maxTasks,
+      [&](auto&& c, int d) {
+        if (depth < 0) depth = d;
+        s.push({std::move(c), d}, false);
+      },
+      acrossLevels);
+  if (depth >= 0) s.publish();
   return depth;
 }
+
+// The hunger rule of ParallelOptions::splitOnHunger, for a skeleton's hooks to call after each
+// node: every kHungerEvery nodes, if a worker of this rank is hungry and the pool is empty, the
+// shallowest unexplored sibling goes to the pool; if a remote thief is, the kRemoteChunk shallowest
+// (level after level), so that a steal, which costs a round trip, carries more than one node.
+inline constexpr std::size_t kRemoteChunk = 16;
+inline constexpr std::size_t kLocalChunk = 8;
+template <class S>
+struct HungerSplit {
+  S& s;
+  unsigned countdown = kHungerEvery;
+  template <class Dfs>
+  void afterNode(Dfs& dfs) {
+    if (--countdown != 0) return;
+    countdown = kHungerEvery;
+    if (!s.hungry()) return;
+    splitIntoPool(s, dfs, s.remoteHungry() ? kRemoteChunk : kLocalChunk, true);
+  }
+};
 
 template <SearchModel M, SearchKind K, class Launch, class HooksFor>
 SearchResult<M, K> searchFromRoot(const typename M::Space& space, typename M::Node root,

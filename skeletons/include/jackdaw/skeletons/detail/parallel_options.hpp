@@ -19,6 +19,14 @@ struct ParallelOptions {
   // Trace recording only: the incumbent stays at params.initialBound for the whole search; a
   // better solution is told to the observers (solutionFound) and pruning does not tighten.
   bool frozenBound = false;
+  // depth_bounded and budget: a running task also hands its shallowest unexplored sibling to the
+  // pool whenever a worker of this rank is idle, or a remote thief found the pool empty, and
+  // nothing waits there (checked every kHungerEvery nodes). Off: the task tree depends only on
+  // the grain, not on timing (trace recording needs that).
+  bool splitOnHunger = true;
 };
+
+// Nodes between two checks for hunger: two relaxed loads each, well under 1 % of a node's cost.
+inline constexpr unsigned kHungerEvery = 8;
 
 }  // namespace jackdaw

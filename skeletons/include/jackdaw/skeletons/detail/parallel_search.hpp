@@ -60,6 +60,13 @@ struct Task {
   std::uint64_t id = 0;        // set by push(): 0, 1, 2, ... in creation order on this rank (not sent on the wire)
 };
 
+// A pool with one queue per worker (WorkerQueues): pushes name the worker, takes the token's origin.
+template <class P, class Task>
+concept PerWorkerPool = requires(P& p, Task t) {
+  p.push(0, std::move(t));
+  { p.take(0, 0) } -> std::same_as<std::optional<Task>>;
+};
+
 template <SearchModel M, SearchKind K, class Pool>
 class ParallelSearch {
  public:
@@ -94,7 +101,7 @@ class ParallelSearch {
 
   ParallelSearch(const typename T::Space& space, const typename T::Params& params, StopFlag& stop,
                  const RuntimeOptions& ro)
-      : space_(space), stop_(stop), incumbent_(params.initialBound), rt_(ro) {
+      : space_(space), stop_(stop), incumbent_(params.initialBound), rt_(ro), pool_(makePool(rt_.slots())) {
     if constexpr (isDecision<K>) {
       if (!params.expectedObjective) throw std::invalid_argument("decision search needs params.expectedObjective");
       if (params.initialBound)
@@ -149,14 +156,20 @@ class ParallelSearch {
   // From a worker: a new task, and a token that will run it (or a sibling) on some worker.
   // Out of line (as pushAll): a model's hot loop (runHot) is flattened, and the pool and the
   // arena need not be compiled into every instruction-set variant of it.
-  [[gnu::noinline]] void push(TaskT t) {
+  // publishNow false: the caller publishes a batch of pushes itself (publish()), before it goes on.
+  [[gnu::noinline]] void push(TaskT t, bool publishNow = true) {
     t.id = created_.fetch_add(1, std::memory_order_relaxed);
     if (!tree_.empty()) noteSpawn(t);
-    remoteHunger_.store(false, std::memory_order_relaxed);
-    pool_.push(std::move(t));
-    rt_.spawn([this] { token(); });
+    // Read first: the line stays shared (every worker reads it at its hunger checks).
+    if (remoteHunger_.load(std::memory_order_relaxed)) remoteHunger_.store(false, std::memory_order_relaxed);
+    const int w = rt_.currentWorker();
+    poolPush(w, std::move(t));
+    if (publishNow) publishFrom(w);
+    rt_.spawn([this, w] { token(w); });
     for (SearchObserver* o : observers_) o->tasksCreated(1);
   }
+  // From a worker: the tasks it pushed are stealable now.
+  void publish() { publishFrom(rt_.currentWorker()); }
   // From a worker: many tasks into the pool first, then their tokens (so a priority pool sees
   // them all before any is taken).
   [[gnu::noinline]] void pushAll(std::vector<TaskT>&& ts) {
@@ -165,15 +178,17 @@ class ParallelSearch {
       t.id = id++;
       if (!tree_.empty()) noteSpawn(t);
     }
-    for (auto& t : ts) pool_.push(std::move(t));
-    for (std::size_t i = 0; i < ts.size(); ++i) rt_.spawn([this] { token(); });
+    const int w = rt_.currentWorker();
+    for (auto& t : ts) poolPush(w, std::move(t));
+    publishFrom(w);
+    for (std::size_t i = 0; i < ts.size(); ++i) rt_.spawn([this, w] { token(w); });
     for (SearchObserver* o : observers_) o->tasksCreated(ts.size());
   }
   // From any thread (a driver): a task made elsewhere, through the arena's queue. It was counted
   // as created where it was made.
   void inject(TaskT t) {
-    pool_.push(std::move(t));
-    rt_.inject([this] { token(); });
+    poolPush(-1, std::move(t));
+    rt_.inject([this] { token(-1); });
   }
   std::optional<TaskT> stealShallowest() { return pool_.stealShallowest(); }
 
@@ -187,6 +202,7 @@ class ParallelSearch {
   }
   // A remote thief found the pool empty: let a busy worker split (stack stealing answers it).
   void requestSplit() { remoteHunger_.store(true, std::memory_order_relaxed); }
+  bool remoteHungry() const { return remoteHunger_.load(std::memory_order_relaxed); }
 
   // Run on this process: `seed` runs first on a worker (it pushes the first tasks), then every
   // task through the body, until none is left (and release(), if the runtime is held). Throws
@@ -287,8 +303,25 @@ class ParallelSearch {
   }
 
  private:
-  void token() {
-    std::optional<TaskT> t = pool_.pop();
+  static Pool makePool(int workers) {
+    if constexpr (std::is_constructible_v<Pool, int>) return Pool(workers);
+    else return Pool();
+  }
+  void poolPush(int w, TaskT&& t) {
+    if constexpr (PerWorkerPool<Pool, TaskT>) pool_.push(w, std::move(t));
+    else pool_.push(std::move(t));
+  }
+  void publishFrom([[maybe_unused]] int w) {
+    if constexpr (PerWorkerPool<Pool, TaskT>) pool_.publish(w);
+  }
+
+  // Runs one queued task on the calling worker (a token spawned by worker `origin`, -1 from outside):
+  // with per-worker queues its own newest, else origin's oldest, else any; else the deepest.
+  void token([[maybe_unused]] int origin) {
+    WorkerRuntime::Gate gate(rt_);  // one worker: its queue is taken from one thread at a time
+    std::optional<TaskT> t;
+    if constexpr (PerWorkerPool<Pool, TaskT>) t = pool_.take(rt_.currentWorker(), origin);
+    else t = pool_.pop();
     if (!t) return;
     const bool observed = !observers_.empty();  // with nobody listening: no clock reads, no calls
     if (keeping_ && stop_.requested()) {
@@ -305,7 +338,7 @@ class ParallelSearch {
     const bool tree = !tree_.empty();            // only a tree recorder asks for the CPU clock
     Slot* running = nullptr;
     try {
-      WorkerRuntime::TaskScope scope(rt_);
+      WorkerRuntime::TaskScope scope(rt_, gate);
       TaskSpan span;
       std::uint64_t cpu0 = 0;
       if (observed) span = {scope.worker(), t->depth, std::chrono::steady_clock::now(), 0.0, 0, t->id, 0};
@@ -334,6 +367,7 @@ class ParallelSearch {
       if (running) running->runningTask = kNoParentTask;
       fail(std::current_exception());  // the task ends here, and counts as finished below
     }
+    publishFrom(rt_.currentWorker());  // whatever the body pushed (even if it threw) is in sight
     // A stop this task caused (a solution, a failure) is told before the task counts as
     // finished, so a driver has it in hand before it can decide the search is over.
     if (observed) noteStop();
