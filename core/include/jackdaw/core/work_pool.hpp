@@ -13,8 +13,9 @@
 //   auto mine = pool.pop();              // deepest first
 //   auto theirs = pool.stealShallowest(); // shallowest first
 //
-// Tasks are coarse (whole subtrees), so one mutex per pool costs little; the atomic size lets a
-// comm thread publish the pool's load without taking it.
+// One mutex per pool: these serve the ordered skeleton's global order and, as WorkerQueues'
+// inbox, work from outside the workers (worker_queues.hpp holds the per-worker queues the
+// depth-first skeletons use). The atomic size lets a comm thread publish the load without the lock.
 #pragma once
 
 #include <atomic>

@@ -1,14 +1,15 @@
-// Per-worker work queues: each worker pushes and pops its own queue without a lock, thieves (other
-// workers, a remote rank's request through the comm thread) steal the oldest task of a queue, and
-// work from outside any worker (a remote rank's tasks, a full queue's overflow) waits in one shared
-// DepthPool, the inbox.
+// Per-worker work queues: each worker pushes and pops its own queue without a lock, and thieves
+// (other workers, a remote rank's request through the comm thread) steal the oldest task of a
+// queue; that carries the fine-grained traffic, a running task feeding a hungry worker. Coarse
+// work that needs the level order (spawns, periodic splits, a remote rank's tasks, a full
+// queue's overflow) goes to one shared DepthPool, the inbox (push with worker -1).
 //
 //   jackdaw::WorkerQueues<MyTask> q(workers);
-//   q.push(w, task);                  // worker w (or -1 from outside: the inbox)
+//   q.push(w, task);                  // worker w's own queue (or -1: the inbox)
 //   q.publish(w);                     // worker w: what it pushed is stealable now (a BlockQueue
 //                                     // hides the owner's current block until then)
 //   auto t = q.take(w, origin);       // worker w runs a token that `origin` spawned: its own newest
-//                                     // task, else origin's oldest, the inbox's shallowest, the others'
+//                                     // task, else origin's oldest, the inbox's deepest, the others'
 //   auto s = q.stealShallowest();     // a remote thief: the inbox, then the longest queue's oldest
 //   q.size();                         // tasks queued, exact: one atomic counter
 //
@@ -32,7 +33,7 @@
 
 namespace jackdaw {
 
-template <class Task, class Queue = BlockQueue<Task>>
+template <class Task, class Queue = BlockQueue<Task, 16, 64>>
 class WorkerQueues {
  public:
   explicit WorkerQueues(int workers) {

@@ -20,20 +20,22 @@ namespace jackdaw::detail {
 template <SearchModel M, SearchKind K>
 using DepthPoolSearch = ParallelSearch<M, K, WorkerQueues<Task<typename M::Node>>>;
 
-// Hands up to maxTasks unexplored siblings of the shallowest open level of `dfs` to the pool;
-// returns their depth, or -1 if there were none.
+// Hands up to maxTasks unexplored siblings of the shallowest open level of `dfs` (with acrossLevels,
+// of the shallowest levels, level after level) to the pool, in the model's order; returns the
+// shallowest depth given, or -1 if none. forThief: into this worker's own queue (the hunger rule),
+// else into the pool's level-ordered shared part (budget's splits).
 template <class S, class Dfs>
 int splitIntoPool(S& s, Dfs& dfs, std::size_t maxTasks = std::numeric_limits<std::size_t>::max(),
-                  bool acrossLevels = false) {
+                  bool acrossLevels = false, bool forThief = false) {
   int depth = -1;
   dfs.splitShallowest(
       maxTasks,
       [&](auto&& c, int d) {
         if (depth < 0) depth = d;
-        s.push({std::move(c), d}, false);
+        s.push({std::move(c), d}, forThief);
       },
       acrossLevels);
-  if (depth >= 0) s.publish();
+  if (forThief && depth >= 0) s.publish();
   return depth;
 }
 
@@ -52,7 +54,7 @@ struct HungerSplit {
     if (--countdown != 0) return;
     countdown = kHungerEvery;
     if (!s.hungry()) return;
-    splitIntoPool(s, dfs, s.remoteHungry() ? kRemoteChunk : kLocalChunk, true);
+    splitIntoPool(s, dfs, s.remoteHungry() ? kRemoteChunk : kLocalChunk, true, true);
   }
 };
 

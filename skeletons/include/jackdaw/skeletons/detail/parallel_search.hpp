@@ -156,15 +156,17 @@ class ParallelSearch {
   // From a worker: a new task, and a token that will run it (or a sibling) on some worker.
   // Out of line (as pushAll): a model's hot loop (runHot) is flattened, and the pool and the
   // arena need not be compiled into every instruction-set variant of it.
-  // publishNow false: the caller publishes a batch of pushes itself (publish()), before it goes on.
-  [[gnu::noinline]] void push(TaskT t, bool publishNow = true) {
+  // Into the pool's shared part, ordered by level (the depth-first skeletons' spawns and splits:
+  // deepest first for a worker, shallowest for a thief, first in first out within a level, so
+  // that branch and bound meets the model's order). forThief: into this worker's own queue, for a
+  // hungry worker or rank to steal (oldest first), made visible by the next publish().
+  [[gnu::noinline]] void push(TaskT t, bool forThief = false) {
     t.id = created_.fetch_add(1, std::memory_order_relaxed);
     if (!tree_.empty()) noteSpawn(t);
     // Read first: the line stays shared (every worker reads it at its hunger checks).
     if (remoteHunger_.load(std::memory_order_relaxed)) remoteHunger_.store(false, std::memory_order_relaxed);
     const int w = rt_.currentWorker();
-    poolPush(w, std::move(t));
-    if (publishNow) publishFrom(w);
+    poolPush(forThief ? w : -1, std::move(t));
     rt_.spawn([this, w] { token(w); });
     for (SearchObserver* o : observers_) o->tasksCreated(1);
   }
@@ -179,8 +181,7 @@ class ParallelSearch {
       if (!tree_.empty()) noteSpawn(t);
     }
     const int w = rt_.currentWorker();
-    for (auto& t : ts) poolPush(w, std::move(t));
-    publishFrom(w);
+    for (auto& t : ts) poolPush(-1, std::move(t));
     for (std::size_t i = 0; i < ts.size(); ++i) rt_.spawn([this, w] { token(w); });
     for (SearchObserver* o : observers_) o->tasksCreated(ts.size());
   }
