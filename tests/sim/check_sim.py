@@ -20,6 +20,14 @@
   check_sim.py SIM - bad_input         a missing / garbage trace, an impossible flag: one message, exit 2
   check_sim.py SIM TRACE campaign      campaign.py simulate + report: every run complete with the
                                        trace's nodes, one table row per mode x ranks x policy
+  check_sim.py SIM TRACE hunger        --split hunger: every node and task exactly once under every
+                                       policy at 1, 2, 4 ranks x 1, 2, 3 workers; on 1 x 1 no split and
+                                       the makespan is the trace's CPU time; with more workers there
+                                       are splits, fewer than the tasks (children stay on their
+                                       worker's private stack unless someone is hungry), the makespan
+                                       is at least the critical path and CPU / workers, and the
+                                       workers' busy time is the trace's CPU plus splits x split cost
+                                       (checked at two costs)
 """
 import json
 import os
@@ -283,12 +291,59 @@ def campaign(sim, trace):
         return 0 if ok else 1
 
 
+def hunger(sim, trace):
+    h = header(sim, trace)
+    want_nodes, want_tasks = int(h["nodes"]), int(h["tasks"])
+    info = subprocess.run([sim, trace, "--info"], capture_output=True, text=True, timeout=60).stdout
+    cpu = float(info.split("cpu seconds: ")[1].split()[0])
+    critical = float(info.split("critical path seconds: ")[1].split()[0])
+    bad = 0
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "r.json")
+        for policy in POLICIES:
+            for ranks in (1, 2, 4):
+                for workers in (1, 2, 3):
+                    for cost in (500, 200000):
+                        if cost != 500 and (policy != "random" or ranks == 4):
+                            continue
+                        args = [trace, "--platform", "study", "--hosts", str(ranks), "--workers", str(workers),
+                                "--policy", policy, "--seed", "5", "--split", "hunger", "--split-cost-ns", str(cost)]
+                        p, j = run(sim, args + optimum_args(trace), out)
+                        why = []
+                        if p.returncode != 0:
+                            why.append(f"exit {p.returncode}: {p.stderr.strip()}")
+                        else:
+                            sp = j["simulation"]["split"]
+                            splits, seconds = sp["splits"], j["seconds"]
+                            busy = j["distributed"]["totals"]["busy_us"] * 1e-6
+                            if not (j["complete"] and j["stats"]["nodes"] == want_nodes and j["stats"]["tasks"] == want_tasks):
+                                why.append(f"nodes {j['stats']['nodes']} / {want_nodes}, tasks {j['stats']['tasks']} / {want_tasks}")
+                            if sp["mode"] != "hunger":
+                                why.append("not in hunger mode")
+                            # SimGrid's clock rounds each activity: a nanosecond per task and split.
+                            if abs(busy - (cpu + splits * cost * 1e-9)) > 1e-6 * cpu + 1e-9 * (want_tasks + splits):
+                                why.append(f"busy {busy:.9f} s != cpu {cpu:.9f} + {splits} splits x {cost} ns")
+                            if ranks * workers == 1:
+                                if splits != 0 or abs(seconds - cpu) > 1e-6 * cpu:
+                                    why.append(f"1 x 1: {splits} splits, makespan {seconds:.9f} s != cpu {cpu:.9f} s")
+                            else:
+                                if not 0 < splits < want_tasks:
+                                    why.append(f"{splits} splits for {want_tasks} tasks")
+                                if seconds < critical * (1 - 1e-9) or seconds < cpu / (ranks * workers) * (1 - 1e-9):
+                                    why.append(f"makespan {seconds:.9f} s below critical path {critical} or cpu / workers")
+                        print(f"hunger {policy:13s} {ranks} x {workers} cost {cost:6d} ns: "
+                              f"{'ok' if not why else 'FAILED ' + '; '.join(why)}"
+                              f"{'' if p.returncode else ', splits %d, makespan %.6f s' % (j['simulation']['split']['splits'], j['seconds'])}")
+                        bad += bool(why)
+    return 1 if bad else 0
+
+
 def main():
     sim, trace, what = sys.argv[1:4]
     return {"replay": lambda: replay(sim, trace), "reproducible": lambda: reproducible(sim, trace),
             "contended": lambda: contended(sim, trace), "bad_input": lambda: bad_input(sim),
             "oversubscribed": lambda: oversubscribed(sim, trace),
-            "campaign": lambda: campaign(sim, trace)}[what]()
+            "campaign": lambda: campaign(sim, trace), "hunger": lambda: hunger(sim, trace)}[what]()
 
 
 if __name__ == "__main__":

@@ -45,6 +45,11 @@ struct SimConfig {
   double commCostUs = 2.0;           // a comm actor's CPU per message it handles
   std::string label = "job";         // names this job's actors and mailboxes (a co-running job differs)
   bool replayIncumbent = true;       // false: every rank knows the trace's initial bound from the start
+  // Hunger splitting (docs/simulation.md): children go to their worker's private stack and reach
+  // the rank's pool only when the rank is hungry; false replays the recorded tree as it is.
+  bool splitOnHunger = false;
+  double splitCheckNodes = 1;        // a busy worker checks for hunger every this many nodes
+  double splitCostNs = 500;          // CPU a split costs the worker that splits (making one task)
 };
 
 // What one simulated job did: the fields of an app's --stats that `campaign.py report` reads
