@@ -162,9 +162,16 @@ int main(int argc, char** argv) {
                  "--split hunger: a busy worker checks for hunger every this many of its task's nodes")
       ->capture_default_str()
       ->check(cli::real(0.0, 1e12));
-  app.add_option("--split-cost-ns", cfg.splitCostNs, "--split hunger: CPU one split costs the worker that splits (ns)")
+  app.add_option("--split-cost-ns", cfg.splitCostNs,
+                 "--split hunger: CPU a split costs the worker that splits, per task it hands over (ns)")
       ->capture_default_str()
       ->check(cli::real(0.0, 1e12));
+  std::string splitChunk = "one";
+  app.add_option("--split-chunk", splitChunk,
+                 "--split hunger: a split hands over the oldest entry of the worker's stack (one) or every entry at "
+                 "its depth (level), as stack_stealing without and with --chunked")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"one", "level"}));
   app.add_option("--out", out, "Write the run as JSON (the shape of an app's --stats) to this file");
   std::uint64_t memoryLimit = jackdaw::defaultMemoryLimitBytes();
   app.add_option_function<std::string>(
@@ -188,6 +195,7 @@ int main(int argc, char** argv) {
   }
   cfg.replayIncumbent = incumbent == "replay";
   cfg.splitOnHunger = split == "hunger";
+  cfg.splitLevel = splitChunk == "level";
   cfg.comm.stealHalf = steal == "half";
   cfg.comm.seedRedirect = seedRedirect == "on";
   cfg.comm.seedHoldMax = std::chrono::microseconds(static_cast<std::int64_t>(seedHoldMs * 1000.0));

@@ -52,16 +52,22 @@ class PrivateStacks {
         best = static_cast<int>(w);
     return best;
   }
-  // Worker w splits: its oldest entry leaves its stack (for the rank's pool); the split's cost
-  // is added to what w's task still has to run.
-  std::uint64_t split(int w, double costNs) {
+  // Worker w splits: its oldest entry leaves its stack for the rank's pool, or with `level` every
+  // entry at the oldest one's depth from the bottom of the stack up (stack_stealing --chunked: the
+  // whole shallowest level). Each entry costs `costNs`, added to what w's task still has to run.
+  std::vector<std::uint64_t> split(int w, double costNs, bool level) {
     auto& s = stacks_[idx(w)];
-    const std::uint64_t t = s.front().task;
-    s.pop_front();
-    --size_;
-    debtNs_[idx(w)] += costNs;
+    std::vector<std::uint64_t> out;
+    const std::uint32_t depth = s.front().depth;
+    do {
+      out.push_back(s.front().task);
+      s.pop_front();
+    } while (level && !s.empty() && s.front().depth == depth);
+    size_ -= out.size();
+    debtNs_[idx(w)] += costNs * static_cast<double>(out.size());
     ++splits_;
-    return t;
+    splitTasks_ += out.size();
+    return out;
   }
   // The CPU time (ns) worker w owes for splits since it last ran (then cleared).
   double takeDebt(int w) {
@@ -78,6 +84,7 @@ class PrivateStacks {
 
   std::size_t size() const { return size_; }
   std::uint64_t splits() const { return splits_; }
+  std::uint64_t splitTasks() const { return splitTasks_; }
 
  private:
   struct Entry {
@@ -89,7 +96,7 @@ class PrivateStacks {
   std::vector<double> nsPerNode_, debtNs_;
   std::vector<bool> inTask_;
   std::size_t size_ = 0;
-  std::uint64_t splits_ = 0;
+  std::uint64_t splits_ = 0, splitTasks_ = 0;
 };
 
 }  // namespace jackdaw::sim

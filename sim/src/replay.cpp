@@ -309,9 +309,9 @@ void splitter(Job& job, Rank& r) {
     }
     if (job.done) return;
     if (!r.hungry() || r.split->donor() < 0) continue;
-    const std::uint64_t task = r.split->split(r.split->donor(), job.cfg.splitCostNs);
+    const auto tasks = r.split->split(r.split->donor(), job.cfg.splitCostNs, job.cfg.splitLevel);
     r.remoteHunger = false;  // as the engine's push()
-    pushTask(job, r, task, false);
+    for (std::uint64_t t : tasks) pushTask(job, r, t, false);
   }
 }
 
@@ -1011,12 +1011,12 @@ nlohmann::json report(Running& run) {
       boardShare = std::max(boardShare, static_cast<double>(r->boardBytes) * 8 / seconds / (cfg.platform.linkGbps * 1e9));
   }
   std::sort(firsts.begin(), firsts.end());
-  std::uint64_t tasksRun = 0, pruned = 0, publishes = 0, yields = 0, splits = 0;
+  std::uint64_t tasksRun = 0, pruned = 0, publishes = 0, yields = 0, splits = 0, splitTasks = 0;
   std::vector<std::uint64_t> startedIn(job.trees.size(), 0);
   for (auto& r : job.ranks) {
     tasksRun += r->finished;
     pruned += r->pruned;
-    if (r->split) splits += r->split->splits();
+    if (r->split) splits += r->split->splits(), splitTasks += r->split->splitTasks();
     for (std::size_t i = 0; i < startedIn.size(); ++i) startedIn[i] += r->startedIn[i];
   }
   for (auto& c : run.comms) publishes += c->boundPublishes(), yields += c->yields();
@@ -1074,7 +1074,9 @@ nlohmann::json report(Running& run) {
                         {{"mode", cfg.splitOnHunger ? "hunger" : "tree"},
                          {"check_nodes", cfg.splitCheckNodes},
                          {"cost_ns", cfg.splitCostNs},
-                         {"splits", splits}}},
+                         {"level", cfg.splitLevel},
+                         {"splits", splits},
+                         {"split_tasks", splitTasks}}},
                        {"trace_cpu_s", 1e-9 * static_cast<double>(job.trace->totalCpuNs())}};
   return out;
 }

@@ -49,7 +49,8 @@ struct SimConfig {
   // the rank's pool only when the rank is hungry; false replays the recorded tree as it is.
   bool splitOnHunger = false;
   double splitCheckNodes = 1;        // a busy worker checks for hunger every this many nodes
-  double splitCostNs = 500;          // CPU a split costs the worker that splits (making one task)
+  double splitCostNs = 500;          // CPU a split costs the worker that splits, per task it makes
+  bool splitLevel = false;           // a split hands over the whole shallowest level (--chunked), not one task
 };
 
 // What one simulated job did: the fields of an app's --stats that `campaign.py report` reads
