@@ -172,6 +172,13 @@ int main(int argc, char** argv) {
                  "its depth (level), as stack_stealing without and with --chunked")
       ->capture_default_str()
       ->check(CLI::IsMember({"one", "level"}));
+  std::string splitRemote = "pool";
+  app.add_option("--split-remote", splitRemote,
+                 "--split hunger: a thief that finds nothing to take makes a busy worker split into the pool, where "
+                 "the thief's next request may find it (pool, the runtime's rule), or into the answer to this "
+                 "request (direct: a what-if, not what the runtime does)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"pool", "direct"}));
   app.add_option("--out", out, "Write the run as JSON (the shape of an app's --stats) to this file");
   std::uint64_t memoryLimit = jackdaw::defaultMemoryLimitBytes();
   app.add_option_function<std::string>(
@@ -196,6 +203,7 @@ int main(int argc, char** argv) {
   cfg.replayIncumbent = incumbent == "replay";
   cfg.splitOnHunger = split == "hunger";
   cfg.splitLevel = splitChunk == "level";
+  cfg.splitDirect = splitRemote == "direct";
   cfg.comm.stealHalf = steal == "half";
   cfg.comm.seedRedirect = seedRedirect == "on";
   cfg.comm.seedHoldMax = std::chrono::microseconds(static_cast<std::int64_t>(seedHoldMs * 1000.0));

@@ -593,13 +593,18 @@ class CommActor {
     const std::size_t spare = job_.done ? 0 : r_.spareFor(q.seed);
     // Hunger splitting: nothing to give and nothing pooled asks a busy worker to split (as
     // SearchWork::giveAway's requestSplit); the thief's next request may find it.
-    if (spare == 0 && r_.split && r_.pool.size() == 0 && !job_.done) {
+    // With --split-remote direct (not the runtime's rule: a what-if) a busy worker's split goes
+    // into this answer instead, its hunger check's wait (a node or so) left out.
+    std::vector<std::uint64_t> direct;
+    if (spare == 0 && r_.split && !job_.done && job_.cfg.splitDirect && r_.split->donor() >= 0)
+      direct = r_.split->split(r_.split->donor(), job_.cfg.splitCostNs, job_.cfg.splitLevel);
+    else if (spare == 0 && r_.split && r_.pool.size() == 0 && !job_.done) {
       r_.remoteHunger = true;
       r_.hungerChanged();
     }
     const std::size_t want = comm::tasksPerSteal(spare, o_.stealHalf);
-    for (std::size_t i = 0; i < want; ++i) {
-      const std::uint64_t id = r_.pool.takeShallowest();
+    for (std::size_t i = 0; i < want; ++i) direct.push_back(r_.pool.takeShallowest());
+    for (std::uint64_t id : direct) {
       a->tasks.push_back(id);
       bytes += job_.task(id).bytes;
     }
@@ -1075,6 +1080,7 @@ nlohmann::json report(Running& run) {
                          {"check_nodes", cfg.splitCheckNodes},
                          {"cost_ns", cfg.splitCostNs},
                          {"level", cfg.splitLevel},
+                         {"remote", cfg.splitDirect ? "direct" : "pool"},
                          {"splits", splits},
                          {"split_tasks", splitTasks}}},
                        {"trace_cpu_s", 1e-9 * static_cast<double>(job.trace->totalCpuNs())}};

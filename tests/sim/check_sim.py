@@ -27,7 +27,8 @@
                                        worker's private stack unless someone is hungry), the makespan
                                        is at least the critical path and CPU / workers, and the
                                        workers' busy time is the trace's CPU plus tasks split x split
-                                       cost (checked at two costs, one task or a level per split)
+                                       cost (checked at two costs, one task or a level per split, splits
+                                       into the pool or straight to a thief)
 """
 import json
 import os
@@ -303,12 +304,13 @@ def hunger(sim, trace):
         for policy in POLICIES:
             for ranks in (1, 2, 4):
                 for workers in (1, 2, 3):
-                    for cost, chunk in ((500, "one"), (200000, "one"), (500, "level"), (200000, "level")):
+                    for cost, chunk, remote in ((500, "one", "pool"), (200000, "one", "pool"), (500, "level", "pool"),
+                                                (200000, "level", "pool"), (500, "one", "direct"), (200000, "level", "direct")):
                         if cost != 500 and (policy != "random" or ranks == 4):
                             continue
                         args = [trace, "--platform", "study", "--hosts", str(ranks), "--workers", str(workers),
                                 "--policy", policy, "--seed", "5", "--split", "hunger", "--split-cost-ns", str(cost),
-                                "--split-chunk", chunk]
+                                "--split-chunk", chunk, "--split-remote", remote]
                         p, j = run(sim, args + optimum_args(trace), out)
                         why = []
                         if p.returncode != 0:
@@ -336,7 +338,7 @@ def hunger(sim, trace):
                                     why.append(f"{splits} splits for {want_tasks} tasks")
                                 if seconds < critical * (1 - 1e-9) or seconds < cpu / (ranks * workers) * (1 - 1e-9):
                                     why.append(f"makespan {seconds:.9f} s below critical path {critical} or cpu / workers")
-                        print(f"hunger {policy:13s} {ranks} x {workers} cost {cost:6d} ns chunk {chunk:5s}: "
+                        print(f"hunger {policy:13s} {ranks} x {workers} cost {cost:6d} ns chunk {chunk:5s} {remote:6s}: "
                               f"{'ok' if not why else 'FAILED ' + '; '.join(why)}"
                               f"{'' if p.returncode else ', splits %d, makespan %.6f s' % (j['simulation']['split']['splits'], j['seconds'])}")
                         bad += bool(why)

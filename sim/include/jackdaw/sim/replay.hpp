@@ -51,6 +51,7 @@ struct SimConfig {
   double splitCheckNodes = 1;        // a busy worker checks for hunger every this many nodes
   double splitCostNs = 500;          // CPU a split costs the worker that splits, per task it makes
   bool splitLevel = false;           // a split hands over the whole shallowest level (--chunked), not one task
+  bool splitDirect = false;          // a refused thief's split goes into its answer (a what-if), not the pool
 };
 
 // What one simulated job did: the fields of an app's --stats that `campaign.py report` reads
