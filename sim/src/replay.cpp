@@ -1121,8 +1121,9 @@ std::uint64_t memoryEstimate(const SimConfig& cfg, const trace::Trace& trace, co
   const auto add = [](std::uint64_t a, std::uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; };
   const auto job = [&](const SimConfig& c, const trace::Trace& t) {
     const auto ranks = static_cast<std::uint64_t>(std::max(c.ranks, 1));
-    // Each rank runs its workers, a receiver and a comm actor.
-    std::uint64_t bytes = saturatingMul(saturatingMul(ranks, static_cast<std::uint64_t>(c.workers) + 2), kActor);
+    // Each rank runs its workers, a receiver and a comm actor (and under hunger splitting a splitter).
+    const std::uint64_t perRank = static_cast<std::uint64_t>(c.workers) + (c.splitOnHunger ? 3 : 2);
+    std::uint64_t bytes = saturatingMul(saturatingMul(ranks, perRank), kActor);
     bytes = add(bytes, saturatingMul(saturatingMul(ranks, ranks), kRankPair));
     std::uint64_t tasks = t.tasks.size();
     for (const auto& l : t.levels) tasks = add(tasks, l.tasks.size() + l.improvements.size());

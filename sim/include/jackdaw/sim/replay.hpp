@@ -10,7 +10,9 @@
 // point. A branch-and-bound trace with levels is replayed with its incumbent: a task runs as
 // recorded under the best bound its rank knows, switches to the stronger tree when a better bound
 // is found or arrives, and bounds travel between ranks as the runtime sends them (published on
-// the board at the comm actor's next turn, read at the receiver's). docs/simulation.md says what
+// the board at the comm actor's next turn, read at the receiver's). With splitOnHunger the
+// recorded children go to their worker's private stack instead and reach the pool only when the
+// rank is hungry (the engine's hunger splitting; private_stacks.hpp). docs/simulation.md says what
 // is modelled and what is not.
 //
 //   jackdaw::sim::SimConfig c;  c.ranks = 20;  c.workers = 15;  c.policy = "performance";
