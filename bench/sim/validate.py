@@ -4,7 +4,8 @@
   validate.py --sim build/sim/jackdaw-sim --out DIR [--reps 10] [--ranks 1,2,4] [--workers 1,2]
               [--policies random,performance] [--incumbent replay,optimum]
               [--loopback-latency-us X] [--comm-cost-us Y] [--sched on,nolate,off]
-              [--yield-slice-us A] [--wake-cpu-us B] [--wake-late-us C] TRACE...
+              [--yield-slice-us A] [--wake-cpu-us B] [--wake-late-us C]
+              [--configs 1x2,2x1] [--real-skeleton S] [--sim-args "ARGS"] [--calibrate] TRACE...
 
 For every trace (recorded by an app's --trace: the header holds the app's command) and every
 ranks x workers x policy: REPS real runs of that command under mpirun, alternating the policies
@@ -19,6 +20,13 @@ ones measured on another machine (bench/sim/wake_latency; docs/simulation.md, "C
 cluster"); nolate and off still zero theirs. Writes DIR/validation.md
 (median makespan real vs simulated and the prediction error, steals and idle % side by side) and
 DIR/validation.json with every run.
+
+Hunger splitting (docs/simulation.md, "Hunger splitting"): --real-skeleton stack_stealing runs the
+real app under that skeleton instead of the recorded one (the recording's grain flags dropped),
+--sim-args "--split hunger" passes the flags to every simulation, and --calibrate first times REPS
+real runs at 1 rank x 1 worker (the real skeleton) and REPS of --skeleton seq, and simulates every
+row with --core-speed = the trace's task CPU / the median 1 x 1 run (the real skeleton's cost per
+node, which the recorded tasks' CPU does not hold: a fine budget tree makes many more tasks).
 """
 import argparse
 import json
@@ -38,22 +46,26 @@ def trace_header(sim, trace):
     return json.loads(p.stdout[:p.stdout.rindex("}") + 1])
 
 
-def app_command(header):
-    """The recorded app command without what only the recording needed."""
+def app_command(header, skeleton=None):
+    """The recorded app command without what only the recording needed; with `skeleton`, that
+    skeleton instead of the recorded one and none of the recording's grain flags."""
     cmd = header["command"]
     cmd = shlex.split(cmd) if isinstance(cmd, str) else list(cmd)
+    drop = ["--trace", "--trace-levels", "--threads", "--stats", "--policy", "--seed", "--timeline"]
+    if skeleton:
+        drop += ["--skeleton", "-b", "--budget", "-d", "--spawn-depth", "--task-target-ms"]
     out, skip = [], False
     for a in cmd:
         if skip:
             skip = False
             continue
-        if a in ("--trace", "--trace-levels", "--threads", "--stats", "--policy", "--seed", "--timeline"):
+        if a in drop:
             skip = True
             continue
-        if a.startswith(("--trace=", "--trace-levels=", "--threads=", "--stats=", "--policy=", "--seed=")):
+        if a.startswith(tuple(f + "=" for f in drop)) or (skeleton and a in ("--chunked", "--discrepancy")):
             continue
         out.append(a)
-    return out
+    return out + (["--skeleton", skeleton] if skeleton else [])
 
 
 def real_run(cmd, ranks, workers, policy, seed, tmp):
@@ -109,6 +121,11 @@ def main():
     ap.add_argument("--sched", default="on", help="the scheduling model: on, nolate, off, or a list (on,nolate,off)")
     for flag in ("--yield-slice-us", "--wake-cpu-us", "--wake-late-us"):
         ap.add_argument(flag, type=float, default=None, help="the local preset's constant, measured here (default: the preset's)")
+    ap.add_argument("--configs", default=None, help="ranks x workers pairs instead of --ranks x --workers (e.g. 1x2,2x1)")
+    ap.add_argument("--real-skeleton", default=None, help="run the real app under this skeleton (e.g. stack_stealing)")
+    ap.add_argument("--sim-args", default="", help="more flags for every simulation (e.g. \"--split hunger\")")
+    ap.add_argument("--calibrate", action="store_true",
+                    help="simulate with --core-speed = trace CPU / the real 1 x 1 median (and time --skeleton seq)")
     ap.add_argument("traces", nargs="+")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -117,14 +134,28 @@ def main():
         extra += ["--loopback-latency-us", str(a.loopback_latency_us)]
     if a.comm_cost_us is not None:
         extra += ["--comm-cost-us", str(a.comm_cost_us)]
+    extra += shlex.split(a.sim_args)
     policies = a.policies.split(",")
-    results = []
+    results, calibration = [], []
     with tempfile.TemporaryDirectory() as tmp:
         for trace in a.traces:
             h = trace_header(a.sim, trace)
-            cmd = app_command(h)
-            for ranks in [int(x) for x in a.ranks.split(",")]:
-                for workers in [int(x) for x in a.workers.split(",")]:
+            cmd = app_command(h, a.real_skeleton)
+            speed = []
+            if a.calibrate:
+                one = [real_run(cmd, 1, 1, policies[0], rep + 1, tmp) for rep in range(a.reps)]
+                seq = [real_run(app_command(h, "seq"), 1, 1, policies[0], rep + 1, tmp) for rep in range(a.reps)]
+                core = h["cpu_seconds"] / med(one, "seconds")
+                speed = ["--core-speed", f"{core:.6f}"]
+                calibration.append({"trace": os.path.basename(trace), "trace_cpu_s": h["cpu_seconds"], "real_1x1": one,
+                                    "seq": seq, "core_speed": core})
+                print(f"{os.path.basename(trace)}: trace CPU {h['cpu_seconds']:.3f} s, real 1 x 1 median "
+                      f"{med(one, 'seconds'):.3f} s (spread {spread(one, 'seconds'):.0f} %), seq median "
+                      f"{med(seq, 'seconds'):.3f} s: --core-speed {core:.4f}", flush=True)
+            pairs = [tuple(int(v) for v in c.split("x")) for c in a.configs.split(",")] if a.configs else \
+                [(r, w) for r in (int(x) for x in a.ranks.split(",")) for w in (int(x) for x in a.workers.split(","))]
+            for ranks, workers in pairs:
+                if True:
                     pols = policies if ranks > 1 else policies[:1]
                     real = {p: [] for p in pols}
                     for rep in range(a.reps):
@@ -134,7 +165,7 @@ def main():
                     for p in pols:
                         for mode in modes:
                             for sched in a.sched.split(","):
-                                more = extra + ([] if mode == "-" else ["--incumbent", mode])
+                                more = extra + speed + ([] if mode == "-" else ["--incumbent", mode])
                                 consts = {"--yield-slice-us": a.yield_slice_us, "--wake-cpu-us": a.wake_cpu_us,
                                           "--wake-late-us": a.wake_late_us}
                                 if sched in ("off", "nolate"):
@@ -151,7 +182,8 @@ def main():
                                 r, s = med(real[p], "seconds"), med(sims, "seconds")
                                 print(f"{row['trace']} {ranks}x{workers} {p} {mode} sched {sched}: real {r:.3f} s, sim {s:.3f} s, "
                                       f"error {100 * (s - r) / r:+.1f} %", flush=True)
-    json.dump(results, open(os.path.join(a.out, "validation.json"), "w"), indent=1)
+    json.dump({"calibration": calibration, "rows": results} if a.calibrate else results,
+              open(os.path.join(a.out, "validation.json"), "w"), indent=1)
     lines = ["| trace | ranks x workers | policy | incumbent | sched | real median s (spread %) | simulated median s (spread %) | "
              "error % | real nodes | sim nodes | real steals | sim steals | real failed | sim failed | real idle % | sim idle % | "
              "real steal RTT us | sim steal RTT us |",
@@ -164,6 +196,9 @@ def main():
                      f"{err:+.1f} | {med(r, 'nodes'):.0f} | {med(s, 'nodes'):.0f} | {med(r, 'steals'):.0f} | {med(s, 'steals'):.0f} | {med(r, 'failed'):.0f} | "
                      f"{med(s, 'failed'):.0f} | {med(r, 'idle_pct'):.1f} | {med(s, 'idle_pct'):.1f} | "
                      f"{med(r, 'rtt_us'):.0f} | {med(s, 'rtt_us'):.0f} |")
+    for c in calibration:
+        lines.append(f"\n{c['trace']}: trace CPU {c['trace_cpu_s']:.3f} s; real 1 x 1 median {med(c['real_1x1'], 'seconds'):.3f} s; "
+                     f"seq median {med(c['seq'], 'seconds'):.3f} s; simulated with --core-speed {c['core_speed']:.4f}")
     open(os.path.join(a.out, "validation.md"), "w").write("\n".join(lines) + "\n")
     print("\n".join(lines))
 

@@ -150,6 +150,35 @@ int main(int argc, char** argv) {
                  "(replay), or let every rank know the optimum from the start (optimum)")
       ->capture_default_str()
       ->check(CLI::IsMember({"replay", "optimum"}));
+  std::string split = "tree";
+  app.add_option("--split", split,
+                 "How tasks are made: as the trace recorded them, each child into its rank's pool at its spawn point "
+                 "(tree), or the engine's hunger splitting (hunger): each child onto its worker's private stack, the "
+                 "oldest entry moved to the rank's pool only when a worker there is idle or a remote thief found "
+                 "the pool empty (record a fine exact tree: budget or depth_bounded with a small grain)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"tree", "hunger"}));
+  app.add_option("--split-check-nodes", cfg.splitCheckNodes,
+                 "--split hunger: a busy worker checks for hunger every this many of its task's nodes")
+      ->capture_default_str()
+      ->check(cli::real(0.0, 1e12));
+  app.add_option("--split-cost-ns", cfg.splitCostNs,
+                 "--split hunger: CPU a split costs the worker that splits, per task it hands over (ns)")
+      ->capture_default_str()
+      ->check(cli::real(0.0, 1e12));
+  std::string splitChunk = "one";
+  app.add_option("--split-chunk", splitChunk,
+                 "--split hunger: a split hands over the oldest entry of the worker's stack (one) or every entry at "
+                 "its depth (level), as stack_stealing without and with --chunked")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"one", "level"}));
+  std::string splitRemote = "pool";
+  app.add_option("--split-remote", splitRemote,
+                 "--split hunger: a thief that finds nothing to take makes a busy worker split into the pool, where "
+                 "the thief's next request may find it (pool, the runtime's rule), or into the answer to this "
+                 "request (direct: a what-if, not what the runtime does)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"pool", "direct"}));
   app.add_option("--out", out, "Write the run as JSON (the shape of an app's --stats) to this file");
   std::uint64_t memoryLimit = jackdaw::defaultMemoryLimitBytes();
   app.add_option_function<std::string>(
@@ -172,6 +201,9 @@ int main(int argc, char** argv) {
     return kBadInput;
   }
   cfg.replayIncumbent = incumbent == "replay";
+  cfg.splitOnHunger = split == "hunger";
+  cfg.splitLevel = splitChunk == "level";
+  cfg.splitDirect = splitRemote == "direct";
   cfg.comm.stealHalf = steal == "half";
   cfg.comm.seedRedirect = seedRedirect == "on";
   cfg.comm.seedHoldMax = std::chrono::microseconds(static_cast<std::int64_t>(seedHoldMs * 1000.0));

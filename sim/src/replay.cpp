@@ -18,6 +18,7 @@
 #include "jackdaw/comm/seed_tree.hpp"
 #include "jackdaw/core/memory_budget.hpp"
 #include "jackdaw/core/work_rate.hpp"
+#include "private_stacks.hpp"
 #include "utilisation.hpp"
 
 namespace sg4 = simgrid::s4u;
@@ -132,10 +133,22 @@ struct Rank {
   std::vector<std::pair<double, int>> boundArrivals;
   std::vector<std::uint64_t> startedIn;  // tasks started in each tree
   std::uint64_t pruned = 0;              // tasks that did not exist in the tree they would have run in
+  // Hunger splitting (private_stacks.hpp; null in tree mode): the workers' private stacks, a
+  // remote thief's request that found the pool empty (the engine's requestSplit), and where the
+  // rank's splitter actor waits for hunger.
+  std::unique_ptr<PrivateStacks> split;
+  bool remoteHunger = false;
+  sg4::ConditionVariablePtr splitWake;
 
   std::size_t stealable() const { return comm::stealableCount(pool.size(), idle); }
   std::size_t spareFor(bool seed) const { return comm::spareFor(seed, pool.size(), idle, running); }
   bool needsWork() const { return idle > 0 && pool.size() == 0; }
+  // The engine's hungry(): a worker here, or a remote thief, could take work the pool lacks.
+  bool hungry() const { return (idle > 0 || remoteHunger) && pool.size() == 0; }
+  // Hunger splitting: let the splitter look again if a split may now be due.
+  void hungerChanged() {
+    if (split && hungry() && split->donor() >= 0) splitWake->notify_one();
+  }
   double workRate() const {
     double s = 0;
     for (const auto& a : accounts) s += a.workRate();
@@ -269,6 +282,39 @@ void pushTask(Job& job, Rank& r, std::uint64_t packed, bool isNew = true) {
   r.workAvailable->notify_one();
 }
 
+// A child reached its spawn point on worker w: into the rank's pool, or under hunger splitting
+// onto w's private stack (counted until it finishes, like any new task).
+void spawnTask(Job& job, Rank& r, int w, std::uint64_t packed) {
+  if (!r.split) return pushTask(job, r, packed);
+  r.split->push(w, packed, job.task(packed).depth);
+  ++job.outstanding;
+  r.hungerChanged();
+}
+
+// Hunger splitting: one per rank. While the rank is hungry and some worker holds private work,
+// the worker holding the shallowest (PrivateStacks::donor) splits at its next hunger check (a
+// check period of that worker's task's nodes from now): its oldest entry goes to the pool, which
+// wakes an idle worker or waits for the next steal request, and it pays the split's cost.
+void splitter(Job& job, Rank& r) {
+  std::unique_lock lock(*r.mutex);
+  for (;;) {
+    while (!job.done && !(r.hungry() && r.split->donor() >= 0)) r.splitWake->wait(lock);
+    if (job.done) return;
+    const int first = r.split->donor();
+    const double waitS = job.cfg.splitCheckNodes * r.split->rate(first) / r.host->get_speed();
+    if (waitS > 0) {
+      lock.unlock();
+      sg4::this_actor::sleep_for(waitS);
+      lock.lock();
+    }
+    if (job.done) return;
+    if (!r.hungry() || r.split->donor() < 0) continue;
+    const auto tasks = r.split->split(r.split->donor(), job.cfg.splitCostNs, job.cfg.splitLevel);
+    r.remoteHunger = false;  // as the engine's push()
+    for (std::uint64_t t : tasks) pushTask(job, r, t, false);
+  }
+}
+
 // The rank's bound rose to tree `t` by its own find.
 void foundBetter(Rank& r, int t) {
   r.ownTree = std::min(r.ownTree, t);
@@ -302,6 +348,10 @@ void runTask(Job& job, Rank& r, int w, std::uint64_t packed) {
     return;
   }
   ++r.startedIn[static_cast<std::size_t>(tr)];
+  if (r.split) {
+    r.split->setInTask(w, true);
+    r.hungerChanged();
+  }
   double pos = 0;             // nodes into the task, in tree `tr`'s version of it
   std::uint64_t visited = 0;  // nodes run, across versions
   const bool replaying = job.trees.size() > 1;
@@ -327,12 +377,13 @@ void runTask(Job& job, Rank& r, int w, std::uint64_t packed) {
     std::size_t imp = t.firstImprovement.empty() ? 0 : t.firstImprovement[id];
     const std::size_t impEnd = t.firstImprovement.empty() ? 0 : t.firstImprovement[id + 1];
     while (imp < impEnd && static_cast<double>(t.improvements[imp].afterNodes) < pos) ++imp;
+    if (r.split) r.split->setRate(w, nsPerNode);
     if (rec.nodes == 0) execNs(static_cast<double>(rec.cpuNs));
     int better = tr;
     for (;;) {
       for (; kid != kids->end() && static_cast<double>(t.task(*kid).afterNodes) <= pos; ++kid) {
         if (replaying) released.push_back(pack(tr, *kid));
-        pushTask(job, r, pack(tr, *kid));
+        spawnTask(job, r, w, pack(tr, *kid));
       }
       for (; imp < impEnd && static_cast<double>(t.improvements[imp].afterNodes) <= pos; ++imp)
         foundBetter(r, job.treeFor(t.improvements[imp].objective));
@@ -343,7 +394,7 @@ void runTask(Job& job, Rank& r, int w, std::uint64_t packed) {
       if (kid != kids->end()) next = std::min(next, static_cast<double>(t.task(*kid).afterNodes));
       if (imp < impEnd) next = std::min(next, static_cast<double>(t.improvements[imp].afterNodes));
       if (job.trees.size() > 1) next = std::min(next, pos + std::max(1.0, kBoundCheckNs / std::max(nsPerNode, 1e-9)));
-      execNs((next - pos) * nsPerNode);
+      execNs((next - pos) * nsPerNode + (r.split ? r.split->takeDebt(w) : 0.0));
       visited += static_cast<std::uint64_t>(std::llround(next)) - static_cast<std::uint64_t>(std::llround(pos));
       pos = next;
     }
@@ -354,6 +405,11 @@ void runTask(Job& job, Rank& r, int w, std::uint64_t packed) {
     tr = better;
     id = up;
   }
+  if (r.split) {
+    // Splits since the task's last stretch began (one may come while this one is paid).
+    for (double debt = r.split->takeDebt(w); debt > 0; debt = r.split->takeDebt(w)) execNs(debt);
+    r.split->setInTask(w, false);
+  }
   r.nodes += visited;
   r.workerNodes[static_cast<std::size_t>(w)] += visited;
   r.workerLargest[static_cast<std::size_t>(w)] = std::max(r.workerLargest[static_cast<std::size_t>(w)], visited);
@@ -362,14 +418,22 @@ void runTask(Job& job, Rank& r, int w, std::uint64_t packed) {
 void worker(Job& job, Rank& r, int w) {
   auto& account = r.accounts[static_cast<std::size_t>(w)];
   std::unique_lock lock(*r.mutex);
+  std::optional<std::uint64_t> own;  // hunger splitting: the next task from this worker's own stack
   for (;;) {
-    while (r.pool.size() == 0 && !job.done) r.workAvailable->wait(lock);
-    if (job.done) return;
-    const std::uint64_t id = r.pool.popDeepest();
-    if (r.firstTaskAt < 0) r.firstTaskAt = nowS();
-    --r.idle;
-    ++r.running;
-    ++*r.hostRunning;
+    std::uint64_t id = 0;
+    if (own) {
+      id = *own;  // still busy: no pool, no idle spell
+    } else {
+      r.hungerChanged();
+      while (r.pool.size() == 0 && !job.done) r.workAvailable->wait(lock);
+      if (job.done) return;
+      id = r.pool.popDeepest();
+      if (r.firstTaskAt < 0) r.firstTaskAt = nowS();
+      --r.idle;
+      ++r.running;
+      ++*r.hostRunning;
+      r.hungerChanged();
+    }
     account.startWork(nowUs());
     const double began = nowS();
     lock.unlock();
@@ -378,12 +442,15 @@ void worker(Job& job, Rank& r, int w) {
     account.endWork(nowUs());
     job.busy.add(began - job.startTime, nowS() - job.startTime);
     ++r.workerTasks[static_cast<std::size_t>(w)];
-    --r.running;
-    --*r.hostRunning;
-    ++r.idle;
+    own = r.split ? r.split->popNewest(w) : std::nullopt;
+    if (!own) {
+      --r.running;
+      --*r.hostRunning;
+      ++r.idle;
+    }
     ++r.finished;
     job.taskDone();
-    if (r.pool.size() == 0) r.wake();  // the pool ran dry: this rank may need to steal
+    if (!own && r.pool.size() == 0) r.wake();  // the pool ran dry: this rank may need to steal
   }
 }
 
@@ -524,9 +591,20 @@ class CommActor {
     double bytes = kReplyHeader;
     // As SearchWork::giveAway, shallowest first.
     const std::size_t spare = job_.done ? 0 : r_.spareFor(q.seed);
+    // Hunger splitting: nothing to give and nothing pooled asks a busy worker to split (as
+    // SearchWork::giveAway's requestSplit); the thief's next request may find it.
+    // With --split-remote direct (not the runtime's rule: a what-if) a busy worker's split goes
+    // into this answer instead, its hunger check's wait (a node or so) left out.
+    std::vector<std::uint64_t> direct;
+    if (spare == 0 && r_.split && !job_.done && job_.cfg.splitDirect && r_.split->donor() >= 0)
+      direct = r_.split->split(r_.split->donor(), job_.cfg.splitCostNs, job_.cfg.splitLevel);
+    else if (spare == 0 && r_.split && r_.pool.size() == 0 && !job_.done) {
+      r_.remoteHunger = true;
+      r_.hungerChanged();
+    }
     const std::size_t want = comm::tasksPerSteal(spare, o_.stealHalf);
-    for (std::size_t i = 0; i < want; ++i) {
-      const std::uint64_t id = r_.pool.takeShallowest();
+    for (std::size_t i = 0; i < want; ++i) direct.push_back(r_.pool.takeShallowest());
+    for (std::uint64_t id : direct) {
       a->tasks.push_back(id);
       bytes += job_.task(id).bytes;
     }
@@ -536,6 +614,7 @@ class CommActor {
       if (a->redirect >= 0) bytes += 4;
     }
     if (count > 0 || lastRecord_.queued > 0) publishSoon_ = true;
+    if (count > 0) r_.hungerChanged();
     ++r_.stats.requestsAnswered;
     if (q.seen && q.promised > 0) {
       ++r_.stats.requestsPromised;
@@ -828,6 +907,10 @@ Running start(const SimConfig& cfg, const trace::Trace& t, HostLoad& load) {
     r->workerLargest.assign(static_cast<std::size_t>(cfg.workers), 0);
     r->tree = r->ownTree = static_cast<int>(job.trees.size()) - 1;  // no incumbent yet: the weakest tree
     r->startedIn.assign(job.trees.size(), 0);
+    if (cfg.splitOnHunger) {
+      r->split = std::make_unique<PrivateStacks>(cfg.workers);
+      r->splitWake = sg4::ConditionVariable::create();
+    }
     job.ranks.push_back(std::move(r));
   }
   std::map<const sg4::Host*, int> ranksOn;
@@ -858,6 +941,8 @@ Running start(const SimConfig& cfg, const trace::Trace& t, HostLoad& load) {
       sg4::Actor::create(cfg.label + "-w" + std::to_string(r.id) + "." + std::to_string(w), r.host,
                          [&job, &r, w] { worker(job, r, w); });
     sg4::Actor::create(cfg.label + "-rx" + std::to_string(r.id), r.host, [&job, &r] { receiver(job, r); })->daemonize();
+    if (r.split)
+      sg4::Actor::create(cfg.label + "-split" + std::to_string(r.id), r.host, [&job, &r] { splitter(job, r); })->daemonize();
     auto c = std::make_unique<CommActor>(job, r);
     c->sizePeers();
     CommActor* cp = c.get();
@@ -931,11 +1016,12 @@ nlohmann::json report(Running& run) {
       boardShare = std::max(boardShare, static_cast<double>(r->boardBytes) * 8 / seconds / (cfg.platform.linkGbps * 1e9));
   }
   std::sort(firsts.begin(), firsts.end());
-  std::uint64_t tasksRun = 0, pruned = 0, publishes = 0, yields = 0;
+  std::uint64_t tasksRun = 0, pruned = 0, publishes = 0, yields = 0, splits = 0, splitTasks = 0;
   std::vector<std::uint64_t> startedIn(job.trees.size(), 0);
   for (auto& r : job.ranks) {
     tasksRun += r->finished;
     pruned += r->pruned;
+    if (r->split) splits += r->split->splits(), splitTasks += r->split->splitTasks();
     for (std::size_t i = 0; i < startedIn.size(); ++i) startedIn[i] += r->startedIn[i];
   }
   for (auto& c : run.comms) publishes += c->boundPublishes(), yields += c->yields();
@@ -989,6 +1075,14 @@ nlohmann::json report(Running& run) {
                          {"tasks_started_per_tree", startedIn},
                          {"tasks_pruned", pruned},
                          {"bound_publishes", publishes}}},
+                       {"split",
+                        {{"mode", cfg.splitOnHunger ? "hunger" : "tree"},
+                         {"check_nodes", cfg.splitCheckNodes},
+                         {"cost_ns", cfg.splitCostNs},
+                         {"level", cfg.splitLevel},
+                         {"remote", cfg.splitDirect ? "direct" : "pool"},
+                         {"splits", splits},
+                         {"split_tasks", splitTasks}}},
                        {"trace_cpu_s", 1e-9 * static_cast<double>(job.trace->totalCpuNs())}};
   return out;
 }
@@ -1027,8 +1121,9 @@ std::uint64_t memoryEstimate(const SimConfig& cfg, const trace::Trace& trace, co
   const auto add = [](std::uint64_t a, std::uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; };
   const auto job = [&](const SimConfig& c, const trace::Trace& t) {
     const auto ranks = static_cast<std::uint64_t>(std::max(c.ranks, 1));
-    // Each rank runs its workers, a receiver and a comm actor.
-    std::uint64_t bytes = saturatingMul(saturatingMul(ranks, static_cast<std::uint64_t>(c.workers) + 2), kActor);
+    // Each rank runs its workers, a receiver and a comm actor (and under hunger splitting a splitter).
+    const std::uint64_t perRank = static_cast<std::uint64_t>(c.workers) + (c.splitOnHunger ? 3 : 2);
+    std::uint64_t bytes = saturatingMul(saturatingMul(ranks, perRank), kActor);
     bytes = add(bytes, saturatingMul(saturatingMul(ranks, ranks), kRankPair));
     std::uint64_t tasks = t.tasks.size();
     for (const auto& l : t.levels) tasks = add(tasks, l.tasks.size() + l.improvements.size());

@@ -281,6 +281,7 @@ NUMERIC = {
     "--loopback-latency-us": [], "--yield-slice-us": [], "--wake-cpu-us": [], "--wake-late-us": [],
     "--slowdown": ["--slow-hosts", "1"], "--comm-cost-us": [], "--seed-hold-ms": ["--seed-tree", "2"],
     "--steal-retry-max-us": [], "--memory-limit": [],
+    "--split-check-nodes": ["--split", "hunger"], "--split-cost-ns": ["--split", "hunger"],
 }
 # Policy constants: the policy that reads them, by prefix.
 POLICY_OF = {"--perf-": "performance", "--prop-": "proportional", "--two-": "twochoice"}

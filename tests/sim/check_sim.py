@@ -20,6 +20,15 @@
   check_sim.py SIM - bad_input         a missing / garbage trace, an impossible flag: one message, exit 2
   check_sim.py SIM TRACE campaign      campaign.py simulate + report: every run complete with the
                                        trace's nodes, one table row per mode x ranks x policy
+  check_sim.py SIM TRACE hunger        --split hunger: every node and task exactly once under every
+                                       policy at 1, 2, 4 ranks x 1, 2, 3 workers; on 1 x 1 no split and
+                                       the makespan is the trace's CPU time; with more workers there
+                                       are splits, fewer than the tasks (children stay on their
+                                       worker's private stack unless someone is hungry), the makespan
+                                       is at least the critical path and CPU / workers, and the
+                                       workers' busy time is the trace's CPU plus tasks split x split
+                                       cost (checked at two costs, one task or a level per split, splits
+                                       into the pool or straight to a thief)
 """
 import json
 import os
@@ -283,12 +292,65 @@ def campaign(sim, trace):
         return 0 if ok else 1
 
 
+def hunger(sim, trace):
+    h = header(sim, trace)
+    want_nodes, want_tasks = int(h["nodes"]), int(h["tasks"])
+    info = subprocess.run([sim, trace, "--info"], capture_output=True, text=True, timeout=60).stdout
+    cpu = float(info.split("cpu seconds: ")[1].split()[0])
+    critical = float(info.split("critical path seconds: ")[1].split()[0])
+    bad = 0
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "r.json")
+        for policy in POLICIES:
+            for ranks in (1, 2, 4):
+                for workers in (1, 2, 3):
+                    for cost, chunk, remote in ((500, "one", "pool"), (200000, "one", "pool"), (500, "level", "pool"),
+                                                (200000, "level", "pool"), (500, "one", "direct"), (200000, "level", "direct")):
+                        if cost != 500 and (policy != "random" or ranks == 4):
+                            continue
+                        args = [trace, "--platform", "study", "--hosts", str(ranks), "--workers", str(workers),
+                                "--policy", policy, "--seed", "5", "--split", "hunger", "--split-cost-ns", str(cost),
+                                "--split-chunk", chunk, "--split-remote", remote]
+                        p, j = run(sim, args + optimum_args(trace), out)
+                        why = []
+                        if p.returncode != 0:
+                            why.append(f"exit {p.returncode}: {p.stderr.strip()}")
+                        else:
+                            sp = j["simulation"]["split"]
+                            splits, seconds = sp["splits"], j["seconds"]
+                            busy = j["distributed"]["totals"]["busy_us"] * 1e-6
+                            if not (j["complete"] and j["stats"]["nodes"] == want_nodes and j["stats"]["tasks"] == want_tasks):
+                                why.append(f"nodes {j['stats']['nodes']} / {want_nodes}, tasks {j['stats']['tasks']} / {want_tasks}")
+                            if sp["mode"] != "hunger":
+                                why.append("not in hunger mode")
+                            # SimGrid's clock rounds each activity: a nanosecond per task and split. Random
+                            # only: performance's fresh reads after a refusal (SimBoardView::refresh) sleep
+                            # while the comm actor holds the rank, and a worker ending a task waits that out.
+                            if policy == "random" and abs(busy - (cpu + sp["split_tasks"] * cost * 1e-9)) > 1e-6 * cpu + 1e-9 * (want_tasks + splits):
+                                why.append(f"busy {busy:.9f} s != cpu {cpu:.9f} + {sp['split_tasks']} tasks split x {cost} ns")
+                            if not (sp["split_tasks"] >= splits and (chunk == "level" or sp["split_tasks"] == splits)):
+                                why.append(f"{sp['split_tasks']} tasks in {splits} splits")
+                            if ranks * workers == 1:
+                                if splits != 0 or abs(seconds - cpu) > 1e-6 * cpu:
+                                    why.append(f"1 x 1: {splits} splits, makespan {seconds:.9f} s != cpu {cpu:.9f} s")
+                            else:
+                                if not 0 < splits < want_tasks:
+                                    why.append(f"{splits} splits for {want_tasks} tasks")
+                                if seconds < critical * (1 - 1e-9) or seconds < cpu / (ranks * workers) * (1 - 1e-9):
+                                    why.append(f"makespan {seconds:.9f} s below critical path {critical} or cpu / workers")
+                        print(f"hunger {policy:13s} {ranks} x {workers} cost {cost:6d} ns chunk {chunk:5s} {remote:6s}: "
+                              f"{'ok' if not why else 'FAILED ' + '; '.join(why)}"
+                              f"{'' if p.returncode else ', splits %d, makespan %.6f s' % (j['simulation']['split']['splits'], j['seconds'])}")
+                        bad += bool(why)
+    return 1 if bad else 0
+
+
 def main():
     sim, trace, what = sys.argv[1:4]
     return {"replay": lambda: replay(sim, trace), "reproducible": lambda: reproducible(sim, trace),
             "contended": lambda: contended(sim, trace), "bad_input": lambda: bad_input(sim),
             "oversubscribed": lambda: oversubscribed(sim, trace),
-            "campaign": lambda: campaign(sim, trace)}[what]()
+            "campaign": lambda: campaign(sim, trace), "hunger": lambda: hunger(sim, trace)}[what]()
 
 
 if __name__ == "__main__":

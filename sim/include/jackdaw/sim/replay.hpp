@@ -10,7 +10,9 @@
 // point. A branch-and-bound trace with levels is replayed with its incumbent: a task runs as
 // recorded under the best bound its rank knows, switches to the stronger tree when a better bound
 // is found or arrives, and bounds travel between ranks as the runtime sends them (published on
-// the board at the comm actor's next turn, read at the receiver's). docs/simulation.md says what
+// the board at the comm actor's next turn, read at the receiver's). With splitOnHunger the
+// recorded children go to their worker's private stack instead and reach the pool only when the
+// rank is hungry (the engine's hunger splitting; private_stacks.hpp). docs/simulation.md says what
 // is modelled and what is not.
 //
 //   jackdaw::sim::SimConfig c;  c.ranks = 20;  c.workers = 15;  c.policy = "performance";
@@ -45,6 +47,13 @@ struct SimConfig {
   double commCostUs = 2.0;           // a comm actor's CPU per message it handles
   std::string label = "job";         // names this job's actors and mailboxes (a co-running job differs)
   bool replayIncumbent = true;       // false: every rank knows the trace's initial bound from the start
+  // Hunger splitting (docs/simulation.md): children go to their worker's private stack and reach
+  // the rank's pool only when the rank is hungry; false replays the recorded tree as it is.
+  bool splitOnHunger = false;
+  double splitCheckNodes = 1;        // a busy worker checks for hunger every this many nodes
+  double splitCostNs = 500;          // CPU a split costs the worker that splits, per task it makes
+  bool splitLevel = false;           // a split hands over the whole shallowest level (--chunked), not one task
+  bool splitDirect = false;          // a refused thief's split goes into its answer (a what-if), not the pool
 };
 
 // What one simulated job did: the fields of an app's --stats that `campaign.py report` reads
