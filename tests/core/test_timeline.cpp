@@ -98,6 +98,7 @@ TEST(Timeline, ObserverRecordsOneDisjointSpanPerTaskOnEachWorker) {
       depth_bounded::Options o;
       o.runtime.threads = 2;
       o.spawnDepth = kSpawnDepth;
+      o.splitOnHunger = false;  // tasks only above the cutoff (checked below)
       o.observers = {&watch};
       o.workers = &reports;
       r = depth_bounded::search<M, K>({}, {}, params(), o);

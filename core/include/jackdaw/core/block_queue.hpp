@@ -210,14 +210,15 @@ class BlockQueue {
     ownerBlock_.store(n, std::memory_order_release);
 
     // Keep thieves' head within the ring's window and at or below the block just granted (a
-    // thief may have moved it past this block while the owner was in it).
+    // thief may have moved it past this block while the owner was in it). The epoch moves even
+    // when the head stays: a thief that read the head before this grant, and found the block
+    // empty (taken back), must not then move the head past it now that it holds tasks again.
     const std::uint32_t lowest = n - kMask;
     std::uint64_t h = head_.load(std::memory_order_acquire);
     for (;;) {
       std::uint32_t target = lo(h);
       if (diff(target, lowest) < 0) target = lowest;
       if (diff(target, granted) > 0) target = granted;
-      if (target == lo(h)) break;
       if (head_.compare_exchange_weak(h, pack(hi(h) + 1, target), std::memory_order_acq_rel,
                                       std::memory_order_acquire))
         break;
