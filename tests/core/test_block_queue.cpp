@@ -205,7 +205,7 @@ namespace {
 // One owner (this thread) pushes values 0..n-1 and pops; `thieves` threads steal. Every value
 // must be taken exactly once. `phases`: alternate push-heavy and pop-heavy runs, so that the owner
 // keeps popping back into blocks thieves are stealing from (takeover races).
-void ownerAndThieves(int thieves, bool phases, bool grants = false) {
+void ownerAndThieves(int thieves, bool phases, bool grants = false, bool thievesDrain = false) {
   const std::uint64_t n = kTotalOps / 2;  // each value: one push, one pop or steal
   std::vector<std::atomic<std::uint8_t>> taken(n);
   std::atomic<std::uint64_t> duplicates{0}, stolen{0};
@@ -251,6 +251,15 @@ void ownerAndThieves(int thieves, bool phases, bool grants = false) {
       if (auto v = q.pop()) take(*v);
     }
   }
+  if (thievesDrain) {
+    // The owner's last act is a grant; from then on only thieves take. Every task must reach
+    // them: a granted block the thieves' head had skipped would strand its tasks (as a worker
+    // whose tokens others took never pops again).
+    const auto drainBy = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (!q.grant() && std::chrono::steady_clock::now() < drainBy) std::this_thread::yield();  // next block busy
+    while (!q.empty() && std::chrono::steady_clock::now() < drainBy) std::this_thread::yield();
+    EXPECT_TRUE(q.empty()) << q.size() << " tasks no thief could reach after the owner's last grant";
+  }
   while (auto v = q.pop()) take(*v);  // what thieves left, taken back block by block
   stop.store(true, std::memory_order_release);
   for (auto& t : ts) t.join();
@@ -272,3 +281,6 @@ TEST(BlockQueueConcurrent, ThreeThieves) { ownerAndThieves(3, false); }
 TEST(BlockQueueConcurrent, OneThiefPhases) { ownerAndThieves(1, true); }
 TEST(BlockQueueConcurrent, ThreeThievesPhases) { ownerAndThieves(3, true); }
 TEST(BlockQueueConcurrent, ThreeThievesGrants) { ownerAndThieves(3, true, true); }
+TEST(BlockQueueConcurrent, ThievesAloneDrainWhatWasGranted) {
+  for (int round = 0; round < 4; ++round) ownerAndThieves(3, true, true, true);
+}
