@@ -92,9 +92,9 @@ template <SearchModel M, SearchKind K, class Launch = jackdaw::detail::LocalLaun
 SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
                           const typename SearchTypes<M, K>::Params& params, StopFlag& stop, const Options& opts,
                           Launch&& launch = {}) {
-  if (opts.splitOnHunger)
-    return detail::search<M, K, true>(space, std::move(root), params, stop, opts, std::forward<Launch>(launch));
-  return detail::search<M, K, false>(space, std::move(root), params, stop, opts, std::forward<Launch>(launch));
+  return jackdaw::detail::withHungerRule(opts, [&]<class Hungry>(Hungry) {
+    return detail::search<M, K, Hungry::value>(space, std::move(root), params, stop, opts, std::forward<Launch>(launch));
+  });
 }
 
 template <SearchModel M, SearchKind K>

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <limits>
+#include <type_traits>
 #include <utility>
 
 #include "jackdaw/core/worker_queues.hpp"
@@ -57,6 +58,14 @@ struct HungerSplit {
     splitIntoPool(s, dfs, s.remoteHungry() ? kRemoteChunk : kLocalChunk, true, true);
   }
 };
+
+// run(std::true_type{}) under ParallelOptions::splitOnHunger, else run(std::false_type{}): a
+// skeleton's hooks are compiled with the hunger rule or without it, never testing the flag per node.
+template <class Run>
+decltype(auto) withHungerRule(const ParallelOptions& o, Run&& run) {
+  if (o.splitOnHunger) return run(std::true_type{});
+  return run(std::false_type{});
+}
 
 template <SearchModel M, SearchKind K, class Launch, class HooksFor>
 SearchResult<M, K> searchFromRoot(const typename M::Space& space, typename M::Node root,
