@@ -33,7 +33,7 @@ handles_usr1() {
 case $case_ in
 early_signal)
   # Inside MPI_Init: Open MPI maps its MCA plugins (openmpi3/mca_*.so) only there. (A single
-  # process no longer starts an orted child: comm/src/runtime.cpp runs it as an isolated singleton.)
+  # process starts no orted child: comm/src/runtime.cpp runs it as an isolated singleton.)
   "$app" -n 16 --skeleton budget --checkpoint ck >out 2>err & p=$!
   for _ in $(seq 20000); do grep -q '/mca_' "/proc/$p/maps" 2>/dev/null && break; sleep 0.0005; done
   kill -USR1 $p; wait $p; rc=$?

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The checkpoint agreement race, made deterministic: a rank whose stop flag is raised (as by a
 # checkpoint timer) just after the ranks agreed the search had ended must neither save alone nor
-# wait alone in the checkpoint's collectives (that hung, 1 run in ~70, before 7613185). Each run
+# wait alone in the checkpoint's collectives (that hangs the job; unforced, the race comes about
+# once in 70 runs under load). Each run
 # must end within its timeout with the whole answer (12 queens: 14200, OEIS A000170), status
 # complete, and no checkpoint written.
 #   late_stop.sh NQUEENS WORKDIR

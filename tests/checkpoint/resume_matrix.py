@@ -68,7 +68,7 @@ def cases(src):
         "uts": ("uts", ["--tree", "T1L"], [f"tree nodes: {t['tree nodes']}", f"leaves: {t['leaves']}"], 5),
         # 16 queens: 14,772,512 solutions (OEIS A000170)
         "nqueens": ("nqueens", ["-n", "16"], ["solutions: 14772512"], 5),
-        # about 9 s on one worker since the degeneracy order and recolouring (bench/results/maxclique_bound.md)
+        # about 9 s on one worker with the degeneracy order and recolouring (bench/results/maxclique_bound.md)
         "maxclique": ("maxclique", [clq("brock400_4")], [f"omega = {omega}"], 6),
         # decision: is there a clique of omega + 1 vertices in brock400_4 (no), of omega - 2 in brock400_1 (yes)
         "decision": ("maxclique", [clq("brock400_4"), "--decision", str(omega + 1)],

@@ -171,8 +171,8 @@ TEST(KnapsackReader, ErrorsNameFileAndLine) {
 }
 
 // Dantzig's bound in floating point: 39 + 285 * (11 / 15) is 247.99999999999997, which floored to 247
-// cut the optimum 248 (items {39, 2} and {209, 11} at capacity 13, under the incumbent {247, 12}).
-// The bound of whole-number data is computed in integers since; here against DP on random instances
+// would cut the optimum 248 (items {39, 2} and {209, 11} at capacity 13, under the incumbent {247, 12}).
+// So the bound of whole-number data is computed in integers; here against DP on random instances
 // made of density ties (profit = density * weight), where the LP bound is often a whole number.
 TEST(Knapsack, BoundIsExactWhenTheLpBoundIsWhole) {
   knapsack::Instance four;

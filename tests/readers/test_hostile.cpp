@@ -89,7 +89,8 @@ bool visibleAscii(const std::string& s) {
 
 }  // namespace
 
-// Opening a FIFO for reading blocks until a writer opens it: `maxclique fifo` hung forever.
+// Opening a FIFO for reading blocks until a writer opens it, so a reader that opened one would
+// wait forever: every reader must refuse it before opening.
 TEST(Hostile, FifoInputRefused) {
   const fs::path dir = scratchDir("fifo");
   for (const Reader& r : readers()) {

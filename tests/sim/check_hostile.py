@@ -147,7 +147,8 @@ def memory_budget(sim, trace):
         print(f"{what}: {detail} {'ok' if cond else 'FAILED'}")
         bad += not cond
 
-    # The case: 10^6 hosts x 4096 cores took 8 GB, then std::bad_alloc. Refused at once now.
+    # The case: 10^6 hosts x 4096 cores would take 8 GB and end in std::bad_alloc; it must be
+    # refused at once, small and fast.
     rc, out, err, rss, wall = run([sim, trace, "--hosts", "1000000", "--cores", "4096"], timeout=60)
     check("--hosts 1000000 --cores 4096", refused(rc, out, err, "memory limit") and rss < 200 and wall < 20,
           f"exit {rc}, {rss:.0f} MB max RSS, {wall:.1f} s: {err.strip()[:200]!r}")

@@ -68,7 +68,8 @@ TEST(SipRead, ErrorsNameFileAndLine) {
 }
 
 // The n^2-bit matrix is checked against the memory limit before it is allocated: a LAD file saying
-// 2000000 vertices died of std::bad_alloc; a CSV file is checked as its names appear.
+// 2000000 vertices must be refused with a message, not end in std::bad_alloc; a CSV file is
+// checked as its names appear.
 TEST(SipRead, MemoryLimitBeforeAllocation) {
   auto expectError = [](const std::string& path, const std::string& where) {
     try {

@@ -174,8 +174,9 @@ TEST(UtsExpectedSize, FiniteAndInfiniteTrees) {
   EXPECT_THROW(uts::checkCountable(expdec), InputError);
 }
 
-// A geometric mean of 10^9 draws child counts beyond int: they were converted to int before the
-// cap of 100 (undefined; on x86 INT_MIN, so such nodes had no children). Root mean 10^9, depth-1
+// A geometric mean of 10^9 draws child counts beyond int: converted to int before the cap of 100
+// they would be undefined (on x86 INT_MIN, so such nodes would get no children), so the cap comes
+// first. Root mean 10^9, depth-1
 // mean 5 * 10^8 (linear shape, gen_mx 2): with the cap every node draws 100 children but with
 // probability ~10^-7 each, so the tree is 1 + 100 + 100^2 nodes.
 TEST(Uts, HugeBranchingFactorIsCapped) {

@@ -120,7 +120,8 @@ P fromValues(const ParamValues& v) {
 }  // namespace detail
 
 // The policies a program offers. An object, passed to whoever needs it (no global table);
-// builtin() holds random, performance and proportional.
+// builtin() holds the four of comm/policies/: random, performance, proportional and twochoice
+// (registered in policy_registry.cpp).
 class PolicyRegistry {
  public:
   static PolicyRegistry builtin();
