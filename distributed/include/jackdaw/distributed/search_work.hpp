@@ -71,9 +71,10 @@ class SearchWork final : public comm::LocalWork {
   std::uint32_t giveAway(bool half, bool seed, std::vector<std::byte>& out) override {
     if (s_.stopFlag().requested()) return 0;
     // Tasks our own idle workers are about to take are not ours to give: an idle rank that handed
-    // a just-received task straight on let two idle ranks bounce tasks between them thousands of
-    // times (seen as >12,000 granted steals in a 2-rank NS run that took 1.5x as long). A seed
-    // request is the exception (local_work.hpp seedableCount): it is answered once per rank.
+    // a just-received task straight on would let two idle ranks bounce tasks between them
+    // thousands of times (>12,000 granted steals per rank in a 2-rank NS run,
+    // bench/results/distributed.md). A seed request is the exception (local_work.hpp
+    // seedableCount): it is answered once per rank.
     const std::size_t queued = s_.pool().size();
     const std::size_t spare = comm::spareFor(seed, queued, s_.runtime().idleWorkers(), s_.runtime().runningTasks());
     if (spare == 0) {
