@@ -27,7 +27,7 @@ Session::Session(const SessionConfig& cfg, int workers, LocalWork& work)
   policy_ = spec.make(env, cfg.policyParams);
   CommOptions opts = cfg.comm;
   opts.ownCores = workersHaveOwnCores(world_, workers);
-  comm_ = std::make_unique<CommThread>(world_, *board_, work, *policy_, opts);
+  comm_ = std::make_unique<CommThread>(world_, *board_, *view_, work, *policy_, opts);
 }
 
 Session::~Session() = default;

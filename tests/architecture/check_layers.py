@@ -14,6 +14,10 @@ Rules (a plain check of each file's #include lines):
                 counters), no MPI; and it declares no victim policy of its own: it runs the
                 runtime's policy objects, never a copy
   comm's MPI-free headers (COMM_CORE) include no MPI and no other comm header that does
+  the steal protocol is written once (comm/steal_protocol.hpp): comm/src/comm_thread.cpp and sim/
+                both drive a comm::StealProtocol, and neither calls a rule of it (the seed tree's
+                hold and redirect rules, the sleep rules, the policy's choice and outcome) nor
+                keeps its state (requests in flight, held requests, the thief's back-off)
 """
 import os
 import re
@@ -36,12 +40,19 @@ MPI = ("mpi.h", "mpi/")
 COMM_CORE = ("jackdaw/comm/policy.hpp", "jackdaw/comm/policies/", "jackdaw/comm/board_record.hpp",
              "jackdaw/comm/board_scheme.hpp",
              "jackdaw/comm/comm_stats.hpp", "jackdaw/comm/comm_options.hpp", "jackdaw/comm/comm_events.hpp",
-             "jackdaw/comm/local_work.hpp", "jackdaw/comm/seed_tree.hpp", "jackdaw/comm/cli_numbers.hpp")
+             "jackdaw/comm/local_work.hpp", "jackdaw/comm/seed_tree.hpp", "jackdaw/comm/cli_numbers.hpp",
+             "jackdaw/comm/steal_protocol.hpp")
 # folder -> (jackdaw/ sub-folders it may include, libraries it must not include, comm headers allowed)
 MPI_FREE = {
     "trace": ({"trace"}, MPI, ()),
     "sim": ({"core", "comm", "trace", "sim"}, MPI, COMM_CORE),
 }
+# The steal protocol's rules and state, which only comm/src/steal_protocol.cpp may hold.
+PROTOCOL_RULE = re.compile(r"\b(holdSeedRequest|followSeedRedirect|seedRedirect|seedParent|nextSleep|sleepCap|"
+                           r"busyWithDoorbell|onOutcome|onHungry|onRoundTrip|onDelaySample)\s*\(|"
+                           r"\b(nextStealNs_?|stealRetryUs_?|publishSoon_?|inflight_|held_)\b|(\.|->)choose\(\)")
+# Where the protocol is driven: (path or folder, what it must mention).
+PROTOCOL_DRIVERS = (("comm/src/comm_thread.cpp", "comm/include/jackdaw/comm/comm_thread.hpp"), ("sim", "sim"))
 POLICY_CLASS = re.compile(r"(class|struct)\s+\w+[^;{]*:\s*(public\s+)?(jackdaw::)?(comm::)?VictimPolicy\b")
 
 
@@ -85,6 +96,26 @@ def violations(root):
                     found.append(f"{rel}:{lineno}: {layer}/ must not include {inc} (it builds without MPI)")
             if layer == "sim" and POLICY_CLASS.search(text):
                 found.append(f"{rel}: sim/ declares a victim policy; it must run the runtime's own (comm/policies/)")
+    for where, declaredIn in PROTOCOL_DRIVERS:
+        files = [(os.path.join(root, where), where)] if where.endswith(SOURCES) else list(sources(root, where))
+        files = [(p, r) for p, r in files if os.path.exists(p)]
+        if not files:
+            continue
+        declared = False
+        decl = [(os.path.join(root, declaredIn), declaredIn)] if declaredIn.endswith(SOURCES) else files
+        for path, rel in decl:
+            if os.path.exists(path) and re.search(r"\bStealProtocol\b", open(path, encoding="utf-8", errors="replace").read()):
+                declared = True
+        if not declared:
+            found.append(f"{declaredIn}: does not drive the shared comm::StealProtocol (comm/steal_protocol.hpp)")
+        for path, rel in files:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                for lineno, line in enumerate(f, 1):
+                    code = line.split("//", 1)[0]
+                    m = PROTOCOL_RULE.search(code)
+                    if m:
+                        found.append(f"{rel}:{lineno}: {m.group(0)} is the steal protocol's (comm/steal_protocol.hpp), "
+                                     "not a transport's")
     for path, rel in sources(root, "comm"):
         if not rel.replace(os.sep, "/").split("include/", 1)[-1].startswith(COMM_CORE):
             continue
@@ -120,6 +151,8 @@ def self_test():
         "sim/src/k.cpp": "struct MyRandom final : public comm::VictimPolicy {\n  int choose() override;\n};\n",
         "trace/src/l.cpp": '#include "jackdaw/core/model.hpp"\n',
         "comm/include/jackdaw/comm/policies/m.hpp": '#include "jackdaw/comm/board.hpp"\n',
+        "sim/src/n.cpp": "comm::StealProtocol p;\nif (comm::holdSeedRequest(a, b, c, d)) hold();\n",
+        "comm/src/comm_thread.cpp": "StealProtocol p;\nconst int v = policy_.choose();\n",
     }
     clean = {
         "core/include/jackdaw/core/ok.hpp": "#include <atomic>\n#include \"jackdaw/core/model.hpp\"\n",
@@ -130,6 +163,7 @@ def self_test():
         "sim/src/ok.cpp": '#include <nlohmann/json.hpp>\n#include "jackdaw/comm/policies/random.hpp"\n'
                           '#include "jackdaw/trace/trace.hpp"\nclass View final : public comm::BoardView {};\n',
         "comm/include/jackdaw/comm/policies/ok.hpp": '#include "jackdaw/comm/policy.hpp"\n',
+        "comm/include/jackdaw/comm/comm_thread.hpp": "std::unique_ptr<StealProtocol> protocol_;\n",
     }
     with tempfile.TemporaryDirectory() as root:
         for files in (planted, clean):

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "jackdaw/comm/session.hpp"
+#include "random_stalls.hpp"
 #include "tree_work.hpp"
 
 namespace jackdaw::comm::testing {
@@ -27,6 +28,8 @@ struct TreeConfig {
   int workers = 2;
   unsigned spinNs = 2000;
   CommOptions opts{};
+  std::uint64_t seed = 1;           // the policies' and the stalls' random streams
+  unsigned stallMaxUs = 0;          // > 0: comm threads stall at random for up to this (random_stalls.hpp)
   std::string policy = "random";
   const PolicyRegistry* policies = nullptr;  // null: the built-in policies
   BoardScheme board = BoardScheme::All;
@@ -66,10 +69,12 @@ inline TreeRun runTree(const TreeConfig& cfg) {
     sc.world = world;
     sc.policy = cfg.policy;
     sc.policies = cfg.policies;
-    sc.seed = cfg.opts.seed;
+    sc.seed = cfg.seed;
     sc.board = cfg.board;
     sc.boardSample = cfg.boardSample;
     sc.comm = cfg.opts;
+    RandomStalls stalls(cfg.stallMaxUs, cfg.seed, rank);
+    if (cfg.stallMaxUs > 0) sc.comm.events = &stalls;
     Session session(sc, cfg.workers, work);
     work.setOnIdle([&session] { session.wake(); });
     if (rank == 0) work.injectRoot();

@@ -20,8 +20,8 @@ TEST(Stress, ManyShortRunsWithRandomCommDelays) {
     cfg.branching = 2 + i % 3;
     cfg.workers = 1 + i % 2;
     cfg.spinNs = (i % 4) * 20000;  // some runs long enough for peers to steal
-    cfg.opts.seed = 1000 + i;
-    cfg.opts.testDelayMaxUs = 300;
+    cfg.seed = 1000 + i;
+    cfg.stallMaxUs = 300;
     cfg.opts.stealHalf = i % 2 == 1;
     cfg.opts.maxStealsInFlight = 1 + i % 3;
     cfg.opts.waveInterval = std::chrono::microseconds(50 + 50 * (i % 3));

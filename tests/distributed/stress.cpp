@@ -7,6 +7,7 @@
 #include <string>
 
 #include "jackdaw/comm/runtime.hpp"
+#include "../comm/random_stalls.hpp"
 #include "jackdaw/distributed/launch.hpp"
 #include "jackdaw/ns/model.hpp"
 #include "jackdaw/skeletons/table.hpp"
@@ -23,8 +24,8 @@ int main(int argc, char** argv) {
   for (int i = 0; i < runs; ++i) {
     comm::SessionConfig d;
     d.policy = (i % 3 == 0) ? "random" : (i % 3 == 1 ? "performance" : "proportional");
-    d.comm.testDelayMaxUs = 300;
-    d.comm.seed = 1000 + static_cast<std::uint64_t>(i);
+    comm::testing::RandomStalls stalls(300, 1000 + static_cast<std::uint64_t>(i), mpi.rank());
+    d.comm.events = &stalls;
     d.seed = static_cast<std::uint64_t>(i);
     skeletons::Settings s;
     s.parallel.runtime.threads = 1 + (i % 2);

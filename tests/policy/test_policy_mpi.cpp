@@ -20,7 +20,7 @@ TreeRun runWithPolicy(const std::string& name, std::uint64_t n, unsigned spinNs)
   cfg.workers = 2;
   cfg.spinNs = spinNs;
   cfg.policy = name;
-  cfg.opts.seed = 11;
+  cfg.seed = 11;
   cfg.opts.latencyProbeInterval = std::chrono::microseconds(2000);  // plenty of (3.2) samples
   return runTree(cfg);
 }
@@ -109,7 +109,7 @@ Shares holderShare(const std::string& policy, int size, BoardScheme board = Boar
   cfg.spinNs = 1'000'000;  // 1 ms a task: ~0.2 s on 4 ranks
   cfg.policy = policy;
   cfg.policies = &reg;
-  cfg.opts.seed = 5;
+  cfg.seed = 5;
   // One task per steal: the work stays on one rank, so every choice can be judged against the
   // board (half-steals would spread it to the thieves at the first grants).
   cfg.opts.stealHalf = false;
@@ -198,7 +198,7 @@ TEST(SampledBoard, EveryPolicyCompletes) {
     cfg.policy = policy;
     cfg.board = BoardScheme::Sample;
     cfg.boardSample = 2;
-    cfg.opts.seed = 17;
+    cfg.seed = 17;
     expectComplete(runTree(cfg), size);
   }
 }

@@ -59,8 +59,6 @@ comm::SessionConfig sessionConfig(const AppContext& ctx) {
   c.comm.seedArity = ctx.opts.seedTree;
   c.comm.seedRedirect = ctx.opts.seedRedirect == "on";
   c.comm.stealRetryMax = std::chrono::microseconds(static_cast<std::int64_t>(ctx.opts.stealRetryMaxUs));
-  c.comm.seed = ctx.opts.seed;
-  c.comm.testDelayMaxUs = ctx.opts.testCommDelayUs;
   c.comm.watchdogSeconds = ctx.opts.watchdogSeconds;
   return c;
 }

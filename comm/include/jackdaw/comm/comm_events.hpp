@@ -36,6 +36,9 @@ class CommEvents {
   virtual void stopReceived(std::uint64_t /*atNs*/, int /*reason*/) {}
   // A termination wave ran from startNs to endNs; `decided`: it ended the search.
   virtual void wave(std::uint64_t /*startNs*/, std::uint64_t /*endNs*/, bool /*decided*/) {}
+  // A turn of the comm thread's loop ended (before it sleeps). Tests stall the thread here to
+  // shuffle the order of its actions (tests/comm/random_stalls.hpp).
+  virtual void turnEnded() {}
 };
 
 }  // namespace jackdaw::comm

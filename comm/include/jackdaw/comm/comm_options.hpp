@@ -1,5 +1,7 @@
-// The comm thread's timings and switches (comm_thread.hpp). No MPI here: jackdaw-sim (sim/)
-// simulates a comm thread with these same defaults.
+// The comm thread's timings and switches (comm_thread.hpp), read by the steal protocol
+// (steal_protocol.hpp) that the comm thread and jackdaw-sim (sim/) both run. No MPI here. A field
+// marked [transport] is read by the MPI transport only (the simulator models what it does);
+// tests/comm/check_options_read.py checks that every other field is read by the protocol.
 #pragma once
 
 #include <chrono>
@@ -12,8 +14,8 @@ namespace jackdaw::comm {
 struct CommOptions {
   int maxStealsInFlight = 1;    // outstanding steal requests of this rank
   // A victim gives half its spare tasks (at least one), shallowest first; false: one task per
-  // steal (the default until 24 Nov 2026). Half measured 5 % faster on NS at 2 ranks: the thief
-  // came back for work a third as often (bench/results/engine_overhead.md).
+  // steal. Half is faster: the thief comes back for work a third as often (NS at 2 ranks,
+  // bench/results/engine_overhead.md).
   bool stealHalf = true;
   // Seeding (seed_tree.hpp): a rank's first request goes to its parent in a tree of this arity,
   // which holds it up to seedHoldMax until it has spare work. 0 = off: every rank steals by its
@@ -31,13 +33,12 @@ struct CommOptions {
   std::chrono::microseconds publishInterval{500};                // board publish rate limit
   // Gap before this rank joins the next termination wave: short when it is idle, longer while
   // it is busy (no wave can end the search then, so frequent waves would only cost CPU).
-  std::chrono::microseconds waveInterval{200}, busyWaveInterval{2000};
+  std::chrono::microseconds waveInterval{200}, busyWaveInterval{2000};  // [transport]
   std::chrono::microseconds latencyProbeInterval{20000};         // one timed read every …
-  // Thief backoff after refusals: doubles from minSleep up to this. 1 ms until 25 Nov 2026; at
-  // 1,000 × 32 (simulated) a run's end game, when a few ranks hold the last work and every other
-  // asks at random, took 13–67 ms beyond the 11 ms of busy run with it, and random's median fell
-  // from 33.6 to 19.4 ms at 100 µs, with neither loss for twochoice nor on real runs here
-  // (bench/results/sim_study_grid.md, "The end game").
+  // Thief backoff after refusals: doubles from minSleep up to this. Short, because in a run's end
+  // game, when a few ranks hold the last work and every other asks at random, a long cap leaves
+  // the last tasks waiting for thieves that sleep (bench/results/sim_study_grid.md, "The end game";
+  // the change of default in bench/results/defaults.md).
   std::chrono::microseconds stealRetryMax{100};
   // Requests arriving closer together than this form one burst (herding stats): about one steal
   // round trip on a shared-memory node (bench/results/comm.md).
@@ -46,8 +47,8 @@ struct CommOptions {
   // peer's beat unchanged for longer than watchdogSeconds aborts the job naming that peer (a rank
   // SIGSTOP'd, swapped out or cut off). The workers do not beat, so a long node expansion never
   // looks silent. 0 = off.
-  std::chrono::milliseconds heartbeatInterval{100};
-  double watchdogSeconds = 60;
+  std::chrono::milliseconds heartbeatInterval{100};  // [transport]
+  double watchdogSeconds = 60;                       // [transport]
   // Ring the victim's doorbell (one MPI_Accumulate) with every steal request, so that its workers,
   // which poll the doorbell every doorbellNodes nodes (Session::pollDoorbell), wake its comm thread
   // at once instead of the request waiting out the comm thread's sleep.
@@ -56,10 +57,8 @@ struct CommOptions {
   // a worker may be descheduled for a whole time slice, bell unpolled, and the comm thread must
   // look for requests on its own as well (nextSleep).
   bool ownCores = true;
-  unsigned doorbellNodes = 64;  // a worker polls the doorbell every this many nodes (one relaxed load)
+  unsigned doorbellNodes = 64;  // [transport] a worker polls the doorbell every this many nodes (one relaxed load)
   CommEvents* events = nullptr;  // told what happens (a timeline recorder), from the comm thread
-  unsigned testDelayMaxUs = 0;  // TEST ONLY: random sleeps of up to this many µs in the loop
-  std::uint64_t seed = 1;       // for the test delays
 };
 
 // Busy with the doorbell: thieves ring and no worker of the rank is idle, so nothing needs the comm

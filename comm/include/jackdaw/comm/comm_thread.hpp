@@ -1,39 +1,24 @@
 // The communication thread: one per rank, outside the worker arena, owns every two-sided MPI
-// message of the search. It answers steal requests (LocalWork::giveAway), steals for this rank
-// when LocalWork::needsWork() (victim from the VictimPolicy, a bounded number in flight),
-// publishes the rank's record on the board, propagates bound and stop, measures latency to the
-// peers, and runs termination detection. Idle, it sleeps with a backoff (20 µs → 1 ms; shorter caps
-// while it holds stealable work or waits for a reply, see CommOptions) instead of busy-polling —
-// Open MPI's blocking calls spin — and wake() cuts the sleep short.
+// message of the search. It is the MPI transport of the steal protocol (steal_protocol.hpp, where
+// every rule of stealing, answering, holding, publishing and sleeping lives): it carries the
+// protocol's requests and answers as MPI messages, hands it what arrives, and sleeps as long as it
+// says, with wake() cutting a sleep short (Open MPI's blocking calls spin, so it never blocks in
+// them). Beside the protocol it propagates bound and stop through the board, keeps the watchdog's
+// heartbeat (heartbeat.hpp), and detects termination (counting waves, termination_wave.hpp); after
+// the decision it drains: it keeps refusing requests until an MPI_Ibarrier completes, so no request
+// is left unmatched.
 //
-// A Session (session.hpp) builds and owns one with its board and policy; by hand:
+// A Session (session.hpp) builds and owns one with its board, view and policy; by hand:
 //   LoadBoard board(world, BoundSense::Maximise);
-//   LoadBoardView view(board);
+//   LoadBoardView view(board, 0, seed);
 //   auto policy = PolicyRegistry::builtin().make("random", {.rank = r, .size = n, .board = &view});
-//   CommThread comm(world, board, work, *policy, CommOptions{});   // collective
+//   CommThread comm(world, board, view, work, *policy, CommOptions{});   // collective
 //   /* put the root task on rank 0 first */  comm.start();
 //   comm.waitTermination();                     // every rank returns after global quiescence
 //
-// Termination (counting waves, Mattern's four-counter idea): every comm thread repeatedly joins a
-// nonblocking MPI_Iallreduce (SUM) of its snapshot {tasks created, tasks finished, work messages
-// sent, work messages received, busy?, changed-since-previous-snapshot?}. All ranks see the same
-// sums, so they all decide at the same wave: terminated when created == finished, sent ==
-// received, nobody busy and nobody's counters changed since its previous wave. The last check
-// makes the snapshot consistent: every rank's wave-k snapshot is taken after wave k-1 completed
-// everywhere, so at the instant the last rank took its wave-(k-1) snapshot all ranks were between
-// two identical snapshots. Failed steals do not change the counters, so idle thieves do not delay
-// termination. After the decision the threads finish with an MPI_Ibarrier while still refusing
-// steal requests, so no request is left unmatched.
-//
-// Seeding (CommOptions::seedArity, seed_tree.hpp): while a rank's seed phase lasts its request
-// goes to its tree parent (or the rank a refusal named), not to the policy's choice; a victim keeps
-// seed requests it cannot answer yet (held_) and answers them from the loop, refusing them at the
-// latest in drain().
-//
 // Failure: an exception inside the comm thread (from LocalWork or MPI) aborts the whole job with
-// "rank r: message" (failure.hpp abortJob) — never a hang. A watched peer (every peer on the push
-// board, the next two round the ring on the sampled one) that stops beating for longer than
-// CommOptions::watchdogSeconds aborts it too, naming that peer.
+// "rank r: message" (failure.hpp abortJob) — never a hang; so does a watched peer that stops
+// beating for longer than CommOptions::watchdogSeconds, naming that peer.
 #pragma once
 
 #include <mpi.h>
@@ -43,7 +28,8 @@
 #include <condition_variable>
 #include <cstdint>
 #include <list>
-#include <map>
+#include <memory>
+#include <optional>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -54,12 +40,19 @@
 #include "jackdaw/comm/comm_stats.hpp"
 #include "jackdaw/comm/local_work.hpp"
 #include "jackdaw/comm/policy.hpp"
+#include "jackdaw/comm/steal_protocol.hpp"
 
 namespace jackdaw::comm {
 
+namespace detail {
+class Heartbeat;
+class TerminationWave;
+}  // namespace detail
+
 class CommThread {
  public:
-  CommThread(MPI_Comm comm, LoadBoard& board, LocalWork& work, VictimPolicy& policy,
+  // view: what the policy reads (a request carries what it said of the victim).
+  CommThread(MPI_Comm comm, LoadBoard& board, const BoardView& view, LocalWork& work, VictimPolicy& policy,
              CommOptions opts = {});  // collective over comm (dups it)
   ~CommThread();  // joins; if the search is still running, aborts the job (never hangs)
   CommThread(const CommThread&) = delete;
@@ -90,38 +83,38 @@ class CommThread {
   const CommStats& stats() const noexcept { return stats_; }
 
  private:
+  // The protocol's port: what it asks of this rank and of MPI.
+  class Port final : public StealPort {
+   public:
+    explicit Port(CommThread& t) : t_(t) {}
+    std::uint64_t nowNs() override;
+    bool stopped() override;
+    std::uint32_t take(int thief, const StealRequest& q) override;
+    bool holdsWork() override;
+    void sendAnswer(int thief, const StealRequest& q, std::uint32_t count, std::optional<int> redirect) override;
+    void sendRequest(int victim, const StealRequest& q, bool ring) override;
+
+   private:
+    CommThread& t_;
+    std::vector<std::byte> answer_;  // the answer take() builds: its header, then the tasks
+  };
   struct PendingSend {
     MPI_Request req;
     std::vector<std::byte> buf;
   };
   void run();
   bool pollIncoming(bool draining);
-  struct StealRequest {
-    std::int16_t half = 0;
-    std::int16_t seed = 0;  // a seed request (seed_tree.hpp)
-    std::int32_t seen = 0;  // 1 if the thief had a record of us
-    std::uint64_t queued = 0;  // what the thief's board said we could give (staleness)
-    std::uint64_t id = 0;   // the thief's request number (timelines match the two sides by it)
-  };
-  bool answer(int thief, const StealRequest& q, std::uint64_t arrivedNs, bool draining, double heldUs = -1);
-  bool serveHeld(bool draining);
-  bool holdsWork() { return work_.runningTasks() > 0 || work_.queuedTasks() > 0; }
-  bool maybeSteal(std::uint64_t nowNs);
   bool propagate();
   void maybePublish(std::uint64_t nowNs);
-  void maybeProbe(std::uint64_t nowNs);
-  void waveStep(std::uint64_t nowNs);
+  void send(int to, int tag, std::vector<std::byte> buf);
   void testSends();
   void drain();
   void idleSleep(std::chrono::microseconds d);
-  void delaySample(int peer, double us);      // a timed one-sided read: (3.2)'s sample
-  void roundTripSample(int peer, double us);  // a steal round trip: reported apart
-  void heartbeat(std::uint64_t nowNs);  // beat, and check the peers' beats (the watchdog)
+  void finishStats(std::uint64_t wallStartNs);
 
   MPI_Comm comm_;
   LoadBoard& board_;
   LocalWork& work_;
-  VictimPolicy& policy_;
   CommOptions opts_;
   int rank_ = 0, size_ = 1;
 
@@ -136,49 +129,14 @@ class CommThread {
 
   // comm-thread state
   CommStats stats_;
+  Port port_;
+  std::unique_ptr<StealProtocol> protocol_;
+  std::unique_ptr<detail::Heartbeat> heartbeat_;
+  std::unique_ptr<detail::TerminationWave> wave_;
   std::list<PendingSend> sends_;
-  struct Inflight {
-    std::uint64_t sentNs = 0;
-    std::uint64_t id = 0;
-    bool seed = false;
-  };
-  bool seeding_ = false;  // our seed request is still to be sent or answered
-  int seedVictim_ = -1;   // where it goes: our tree parent, then the rank a refusal named
-  struct Held {
-    int thief;
-    StealRequest q;
-    std::uint64_t arrivedNs;
-  };
-  std::vector<Held> held_;  // seed requests waiting for spare work
-  std::map<int, Inflight> inflight_;  // victim -> our request to it
-  std::uint64_t nextStealNs_ = 0, stealRetryUs_ = 0;
   std::int64_t publishedBound_, notifiedBound_;
   int publishedStop_ = 0, notifiedStop_ = 0;
-  RankRecord lastRecord_{};
-  bool everPublished_ = false;
-  std::uint64_t lastPublishNs_ = 0, lastProbeNs_ = 0;
-  int probePeer_ = 0;
-  std::uint64_t nextRefreshNs_ = 0;                    // the policy's next refresh
-  std::vector<double> delaySumUs_;                     // per peer, for the mean in stats
-  std::vector<std::uint64_t> delaySamples_;
-  std::vector<double> rttSumUs_;                       // steal round trips per victim
-  std::vector<std::uint64_t> rttSamples_;
-  bool hungry_ = false;                                // needsWork() at the last look (hunger episodes)
-  bool publishSoon_ = false;                           // a steal answer changed what we can give
-  std::uint64_t startNs_ = 0;                          // common start (after a barrier): choice bins
-  std::uint64_t lastRequestNs_ = 0;                    // herding: the last steal request's arrival
-  std::uint64_t burst_ = 0;                            // … and the burst it belongs to so far
-  void endBurst();
-  std::uint64_t lastBeatNs_ = 0;
-  std::vector<std::uint64_t> peerBeat_, peerBeatSeenNs_;  // last beat count seen, and when it changed
-  std::vector<int> watched_;                               // whose beats we check (LoadBoard::watched)
-  // termination wave
-  MPI_Request waveReq_ = MPI_REQUEST_NULL;
-  bool waveActive_ = false;
-  std::uint64_t waveSend_[6]{}, waveRecv_[6]{}, prevSnap_[5]{};
-  bool havePrev_ = false;
-  std::uint64_t lastWaveEndNs_ = 0, waveStartNs_ = 0;
-  std::uint64_t workMsgsSent_ = 0, workMsgsRecv_ = 0;
+  std::uint64_t workMsgsSent_ = 0, workMsgsRecv_ = 0;  // granted steals each way (termination waves)
 };
 
 }  // namespace jackdaw::comm

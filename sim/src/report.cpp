@@ -1,0 +1,144 @@
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "running.hpp"
+
+namespace jackdaw::sim::detail {
+
+nlohmann::json report(Running& run) {
+  Job& job = *run.job;
+  for (auto& c : run.comms) c->finish();
+  const double seconds = job.endTime - job.startTime;
+  nlohmann::json perRank = nlohmann::json::array();
+  double busyAll = 0, idleAll = 0;
+  std::uint64_t nodes = 0, boardMsgs = 0, boardBytes = 0;
+  nlohmann::json commTotals = nlohmann::json::object(), policyRanks = nlohmann::json::array(),
+                 policyTotals = nlohmann::json::object();
+  std::vector<const comm::CommStats*> comms;
+  for (auto& rp : job.ranks) {
+    Rank& r = *rp;
+    double busy = 0, idle = 0;
+    nlohmann::json workers = nlohmann::json::array();
+    for (std::size_t w = 0; w < r.accounts.size(); ++w) {
+      r.accounts[w].finish(job.lastTaskEnd * 1e6);
+      const double b = r.accounts[w].workTotal(), i = r.accounts[w].idleTotal();
+      busy += b, idle += i;
+      workers.push_back({{"worker", w}, {"tasks", r.workerTasks[w]}, {"nodes", r.workerNodes[w]}, {"busy_us", b},
+                         {"idle_us", i}, {"work_rate", r.accounts[w].workRate()}, {"largest_task_nodes", r.workerLargest[w]}});
+    }
+    r.stats.commWallSeconds = seconds;
+    const nlohmann::json c = comm::toJson(r.stats);
+    nlohmann::json pol = r.policy->stats();
+    comm::addCounters(commTotals, c);
+    comm::addCounters(policyTotals, pol);
+    perRank.push_back({{"rank", r.id},
+                       {"host", r.host->get_name()},
+                       {"nodes", r.nodes},
+                       {"busy_us", busy},
+                       {"idle_us", idle},
+                       {"workers", workers},
+                       {"steal_requests", r.stats.stealRequestsSent},
+                       {"steals_granted", r.stats.stealsGranted},
+                       {"steals_failed", r.stats.stealsRefused},
+                       {"board_messages", r.boardMessages},
+                       {"board_bytes", r.boardBytes},
+                       {"comm", c}});
+    pol["policy"] = job.cfg.policy;
+    policyRanks.push_back(std::move(pol));
+    busyAll += busy, idleAll += idle, nodes += r.nodes;
+    boardMsgs += r.boardMessages, boardBytes += r.boardBytes;
+    comms.push_back(&r.stats);
+  }
+  nlohmann::json totals = {{"nodes", nodes},
+                           {"busy_us", busyAll},
+                           {"idle_us", idleAll},
+                           {"steal_requests", commTotals.value("steal_requests_sent", std::uint64_t{0})},
+                           {"steals_granted", commTotals.value("steals_granted", std::uint64_t{0})},
+                           {"steals_failed", commTotals.value("steals_refused", std::uint64_t{0})},
+                           {"board_messages", boardMsgs},
+                           {"board_bytes", boardBytes},
+                           {"comm", commTotals}};
+  const auto& cfg = job.cfg;
+  // What grows with P: ramp-up (the last rank to get its first task) and the board's share of a
+  // host link (its busiest rank's board bytes over the run against the link's bandwidth).
+  std::vector<double> firsts;
+  double boardShare = 0;
+  for (auto& r : job.ranks) {
+    firsts.push_back(r->firstTaskAt < 0 ? seconds : r->firstTaskAt - job.startTime);
+    if (seconds > 0)
+      boardShare = std::max(boardShare, static_cast<double>(r->boardBytes) * 8 / seconds / (cfg.platform.linkGbps * 1e9));
+  }
+  std::sort(firsts.begin(), firsts.end());
+  std::uint64_t tasksRun = 0, pruned = 0, publishes = 0, yields = 0, splits = 0, splitTasks = 0;
+  std::vector<std::uint64_t> startedIn(job.trees.size(), 0);
+  for (auto& r : job.ranks) {
+    tasksRun += r->finished;
+    pruned += r->pruned;
+    if (r->split) splits += r->split->splits(), splitTasks += r->split->splitTasks();
+    for (std::size_t i = 0; i < startedIn.size(); ++i) startedIn[i] += r->startedIn[i];
+  }
+  for (auto& c : run.comms) publishes += c->boundPublishes(), yields += c->yields();
+  nlohmann::json bounds = nlohmann::json::array();
+  for (const auto& tr : job.trees) bounds.push_back(tr.bound);
+  nlohmann::json out;
+  out["app"] = job.trace->header.value("app", std::string("trace"));
+  out["simulated"] = true;
+  out["ranks"] = cfg.ranks;
+  out["seconds"] = seconds;
+  out["status"] = "complete";
+  out["complete"] = job.done && job.outstanding == 0;
+  out["stats"] = {{"nodes", nodes}, {"tasks", tasksRun}};
+  out["options"] = {{"policy", cfg.policy}, {"threads", cfg.workers}, {"seed", cfg.seed}, {"board", comm::boardSchemeName(cfg.board)},
+                    {"steal", cfg.comm.stealHalf ? "half" : "one"}, {"seed_tree", cfg.comm.seedArity}, {"seed_redirect", cfg.comm.seedRedirect},
+                    {"steal_retry_max_us", cfg.comm.stealRetryMax.count()}, {"constants", cfg.policyParams}};
+  out["distributed"] = {{"ranks", cfg.ranks},
+                        {"herding", comm::herding(comms)},
+                        {"board", comm::boardSummary(comms)},
+                        {"policy_name", cfg.policy},
+                        {"per_rank", perRank},
+                        {"totals", totals},
+                        {"policy", {{"policy", cfg.policy}, {"ranks", policyRanks}, {"totals", policyTotals}}}};
+  const auto& p = cfg.platform;
+  out["simulation"] = {{"platform",
+                        {{"name", p.name},
+                         {"hosts", p.hosts},
+                         {"cores", p.cores},
+                         {"core_speed", p.coreSpeed},
+                         {"link_latency_us", p.linkLatencyUs},
+                         {"link_gbps", p.linkGbps},
+                         {"loopback_latency_us", p.loopbackLatencyUs},
+                         {"slow_hosts", p.slowHosts},
+                         {"slow_factor", p.slowFactor},
+                         {"yield_slice_us", p.yieldSliceUs},
+                         {"wake_cpu_us", p.wakeCpuUs},
+                         {"wake_late_us", p.wakeLateUs}}},
+                       {"workers_per_rank", cfg.workers},
+                       {"comm_cost_us", cfg.commCostUs},
+                       {"comm_yields", yields},
+                       {"last_task_end_s", job.lastTaskEnd - job.startTime},
+                       {"ramp_up_s", {{"median", firsts[firsts.size() / 2]}, {"last", firsts.back()}}},
+                       {"board_link_share_max", boardShare},
+                       {"termination_s", job.endTime - job.lastTaskEnd},
+                       {"utilisation", job.busy.report(static_cast<double>(cfg.ranks) * cfg.workers, job.lastTaskEnd - job.startTime)},
+                       {"trace_nodes", job.trace->totalNodes()},
+                       {"trace_tasks", job.trace->tasks.size()},
+                       {"incumbent",
+                        {{"replayed", job.trees.size() > 1},
+                         {"tree_bounds", bounds},
+                         {"tasks_started_per_tree", startedIn},
+                         {"tasks_pruned", pruned},
+                         {"bound_publishes", publishes}}},
+                       {"split",
+                        {{"mode", cfg.splitOnHunger ? "hunger" : "tree"},
+                         {"check_nodes", cfg.splitCheckNodes},
+                         {"cost_ns", cfg.splitCostNs},
+                         {"level", cfg.splitLevel},
+                         {"remote", cfg.splitDirect ? "direct" : "pool"},
+                         {"splits", splits},
+                         {"split_tasks", splitTasks}}},
+                       {"trace_cpu_s", 1e-9 * static_cast<double>(job.trace->totalCpuNs())}};
+  return out;
+}
+
+}  // namespace jackdaw::sim::detail
