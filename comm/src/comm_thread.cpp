@@ -216,7 +216,10 @@ std::uint32_t CommThread::Port::take(int /*thief*/, const StealRequest& q) {
 void CommThread::Port::sendAnswer(int thief, const StealRequest& /*q*/, std::uint32_t count, std::optional<int> redirect) {
   if (count == 0) answer_.clear();  // while draining take() was not asked
   std::vector<std::byte> header;
-  wire::Writer(header)(count, static_cast<std::int32_t>(redirect.value_or(-1)));
+  {
+    wire::Writer w(header);
+    w(count, static_cast<std::int32_t>(redirect.value_or(-1)));
+  }
   answer_.resize(std::max(answer_.size(), header.size()));
   std::memcpy(answer_.data(), header.data(), header.size());
   if (count > 0) {
@@ -229,7 +232,10 @@ void CommThread::Port::sendAnswer(int thief, const StealRequest& /*q*/, std::uin
 
 void CommThread::Port::sendRequest(int victim, const StealRequest& q, bool ring) {
   std::vector<std::byte> buf;
-  wire::Writer(buf)(q);
+  {
+    wire::Writer w(buf);
+    w(q);
+  }
   t_.send(victim, kTagStealRequest, std::move(buf));
   if (ring) t_.board_.ring(victim);
 }
