@@ -8,7 +8,7 @@ For each app and skeleton (budget: -b; depth_bounded: -d) and each configuration
 once per repetition, in an order rotated from one repetition to the next. Time is the search time
 the app reports (rank 0; MPI start-up excluded); every run must give the same answer and, for
 enumeration, the same node count. The table gives the median per value, the best fixed value, and
-auto's (the default since 25 Nov 2026) and the old fixed default's time over the best's (the goal:
+auto's (the default) and the former fixed default's time over the best's (bench/results/defaults.md) (the goal:
 auto within 1.10 everywhere).
 """
 import argparse

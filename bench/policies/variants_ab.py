@@ -6,8 +6,8 @@ bench/results/sim_study_grid.md.)
     bench/policies/variants_ab.py [--reps 8] [--ranks 4] [--variants policies|retry] [--out FILE]
 
 --variants retry compares the thieves' back-off cap after refused steals (--steal-retry-max-us):
-1,000 µs (the runtime's until 25 Nov 2026) against 100 µs (its default since), under random and
-twochoice.
+1,000 µs (the runtime's former default, bench/results/defaults.md) against 100 µs (its default),
+under random and twochoice.
 
 Each workload runs every variant once per repetition, in an order rotated by one each repetition
 (A B C, B C A, ...). Time is the search time the app reports (rank 0, `seconds` in --stats); the

@@ -8,7 +8,7 @@
 
 Writes DIR/<policy>_k<K>_<board>_s<seed>.json (jackdaw-sim --out; before ".json", "_roff" for
 --seed-redirect off and "_cap<C>" for a thieves' back-off cap --steal-retry-max-us C other than
-1000 µs, the runtime's until 25 Nov 2026, 100 since), DIR/table.md and DIR/utilisation.png (the
+1000 µs, the runtime's former default; 100 µs now, bench/results/defaults.md), DIR/table.md and DIR/utilisation.png (the
 share of all workers busy over time, one panel per policy, seed tree, board and cap, one line per
 run). Runs that already have their JSON are not run again, so an interrupted grid resumes.
 --no-run only tabulates the runs DIR already holds (several grids run into one DIR, one table).
@@ -28,8 +28,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import benchlib  # noqa: E402
 
 
-# µs: the thieves' back-off cap of the runtime until 25 Nov 2026 (comm::CommOptions::stealRetryMax,
-# now 100). Runs at it carry no "_cap" suffix, so grids run before then stay readable, and the
+# µs: the thieves' former back-off cap (comm::CommOptions::stealRetryMax is 100 now,
+# bench/results/defaults.md). Runs at it carry no "_cap" suffix, so grids run at it stay readable, and the
 # paired table compares every other cap with it.
 OLD_RETRY_CAP = 1000
 RUNTIME_RETRY_CAP = 100

@@ -14,8 +14,7 @@ machine's cores, ranks talking through shared memory) with seeds 1..REPS; a bran
 with levels is simulated in each --incumbent mode (replay: when each rank learns a better bound;
 optimum: every rank knows the optimum from the start), and in each --sched mode (on: the local
 preset's scheduling model, its yield slice, wake-up CPU and wake-up lateness; nolate: without the
-lateness (the model of 25 Nov 2026 morning); off: all three zero, the model before they were
-measured). --yield-slice-us, --wake-cpu-us and --wake-late-us replace the preset's constants with
+lateness; off: all three zero, as if the host's scheduling cost nothing). --yield-slice-us, --wake-cpu-us and --wake-late-us replace the preset's constants with
 ones measured on another machine (bench/sim/wake_latency; docs/simulation.md, "Calibrating to your
 cluster"); nolate and off still zero theirs. Writes DIR/validation.md
 (median makespan real vs simulated and the prediction error, steals and idle % side by side) and

@@ -20,7 +20,8 @@
 //   depth + 1 ranks, rank 0 last (it names nobody).
 // So rank 0 serves K children, each of them K more, and every rank has work after about log_K(P)
 // hand-overs. The comm thread and jackdaw-sim's comm actor both follow these functions.
-// Measured (bench/results/sim_study_grid.md, variants_ab.md): at 1,000 × 32 on UTS T1XXL up to 2.4×
+// Measured (bench/results/sim_study_grid.md, "Past the cluster with a tree that can fill it" and
+// "Seeding redirects"; variants_ab.md): at 1,000 × 32 on UTS T1XXL up to 2.4×
 // shorter runs (random), 0.97–1.7× for the board-driven policies; nothing at 20 × 16 on NS genus 47;
 // a slower median on 4-rank MaxClique here. Off by default. Redirects (on by default): on UTS T1L at
 // 100 and 250 × 32, 86–100 % of ranks seeded with work instead of 16–72 %, random 2.2–4.9× faster,
