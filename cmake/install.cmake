@@ -1,10 +1,19 @@
 # Installs Jackdaw as a CMake package: headers, the static libraries, and JackdawConfig.cmake, so
 # that a project outside this tree can
-#   find_package(Jackdaw REQUIRED)
+#   find_package(Jackdaw REQUIRED)                       # every component
 #   target_link_libraries(my_app PRIVATE Jackdaw::jackdaw)
-# Jackdaw::jackdaw brings the skeletons, the MPI runtime and the common app kit (CLI, logging, JSON);
-# Jackdaw::search alone is the MPI-free engine (core + single-node skeletons), and
-# Jackdaw::distributed adds the comm layer and the multi-rank driver.
+# or ask only for what it links, and need only that part's dependencies:
+#   find_package(Jackdaw REQUIRED COMPONENTS search)     # no MPI, OpenSSL, spdlog, ...
+#   target_link_libraries(my_solver PRIVATE Jackdaw::search)
+# Components (each its own targets file, loaded by JackdawConfig.cmake only when asked for or
+# needed by one that is):
+#   search       Jackdaw::search, Jackdaw::core: the MPI-free engine (core + single-node skeletons)
+#   trace        Jackdaw::trace: the --trace file format
+#   distributed  Jackdaw::distributed, Jackdaw::comm, Jackdaw::comm_core: the comm layer and the
+#                multi-rank driver; needs search
+#   app          Jackdaw::app (the common app kit: CLI, logging, JSON reports) and Jackdaw::jackdaw
+#                (everything); needs distributed and trace
+# The dependencies each one brings are in cmake/JackdawConfig.cmake.in.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -18,18 +27,24 @@ foreach(_t core search comm comm_core distributed app trace)
   set_target_properties(jackdaw_${_t} PROPERTIES EXPORT_NAME ${_t})
 endforeach()
 
-install(TARGETS jackdaw jackdaw_app jackdaw_distributed jackdaw_search jackdaw_comm jackdaw_comm_core jackdaw_core
-                jackdaw_trace
-  EXPORT JackdawTargets
-  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+set(_cfgdir ${CMAKE_INSTALL_LIBDIR}/cmake/Jackdaw)
+# One export set, and one targets file, per component.
+function(jackdaw_install_component export)
+  install(TARGETS ${ARGN}
+    EXPORT ${export}
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(EXPORT ${export} NAMESPACE Jackdaw:: DESTINATION ${_cfgdir})
+endfunction()
+jackdaw_install_component(JackdawSearchTargets jackdaw_core jackdaw_search)
+jackdaw_install_component(JackdawTraceTargets jackdaw_trace)
+jackdaw_install_component(JackdawDistributedTargets jackdaw_comm_core jackdaw_comm jackdaw_distributed)
+jackdaw_install_component(JackdawAppTargets jackdaw_app jackdaw)
 foreach(_inc core/include skeletons/include comm/include distributed/include apps/common/include trace/include)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${_inc}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 endforeach()
 
-set(_cfgdir ${CMAKE_INSTALL_LIBDIR}/cmake/Jackdaw)
-install(EXPORT JackdawTargets NAMESPACE Jackdaw:: DESTINATION ${_cfgdir})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/JackdawConfig.cmake.in
   ${PROJECT_BINARY_DIR}/JackdawConfig.cmake INSTALL_DESTINATION ${_cfgdir})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/JackdawConfigVersion.cmake

@@ -8,7 +8,14 @@
 #   examples/vertex_cover         jackdaw::solve, minimisation; the minimum cover of the complement
 #                                 of DIMACS graphs is n - omega (omega: instances/dimacs/ANSWERS.tsv)
 # (reference.py computes those answers without searching). The solve examples run on one process
-# under two skeletons and on two MPI ranks. And the consumer's checked build:
+# under two skeletons and on two MPI ranks. The package by components:
+#   tests/install/search_only     find_package(Jackdaw COMPONENTS search) with MPI, OpenSSL, cereal,
+#                                 spdlog, CLI11, nlohmann_json and ZLIB hidden from CMake; counts
+#                                 n-queens solutions with three skeletons (OEIS A000170)
+#   tests/install/components      which components load for which request: the ones needed come
+#                                 along, an optional one whose dependency is missing is left out,
+#                                 a required one whose dependency is missing or an unknown one fails
+# And the consumer's checked build:
 #   tests/install/checked_build   configured with -DJACKDAW_CHECK_MODELS=ON, a model that
 #                                 over-counts numChildren must fail with ModelError and the honest
 #                                 one count right (OEIS A000073); configured without, it is unchecked
@@ -32,8 +39,45 @@ if grep -q "not used by the project" "$work/checked.configure.log"; then
   echo "JACKDAW_CHECK_MODELS was not read by the installed package:"; cat "$work/checked.configure.log"; exit 1
 fi
 cmake -S "$src_dir/tests/install/checked_build" -B "$work/unchecked" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
+
+# Every package that only the distributed, trace and app components need, hidden from CMake.
+hide=()
+for p in MPI OpenSSL cereal spdlog CLI11 nlohmann_json ZLIB; do hide+=("-DCMAKE_DISABLE_FIND_PACKAGE_$p=ON"); done
+cmake -S "$src_dir/tests/install/search_only" -B "$work/search_only" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" \
+  "${hide[@]}" >"$work/search_only.configure.log" 2>&1 ||
+  { echo "search component without MPI & co: configure failed"; cat "$work/search_only.configure.log"; exit 1; }
+# Not even looked for: CMake lists each of those switches as a variable the project never read.
+for p in MPI OpenSSL cereal spdlog CLI11 nlohmann_json ZLIB; do
+  grep -qx "  *CMAKE_DISABLE_FIND_PACKAGE_$p" "$work/search_only.configure.log" ||
+    { echo "find_package(Jackdaw COMPONENTS search) looked for $p"; cat "$work/search_only.configure.log"; exit 1; }
+done
+
+# components NAME EXPECT FIND_ARGS [CMAKE_ARGS...]: configures tests/install/components with
+# find_package(Jackdaw FIND_ARGS). EXPECT "loaded: C...": the configure succeeds with exactly the
+# components C loaded (the probe checks that their targets, and no others, are defined);
+# EXPECT "fails: REGEX": it fails, saying REGEX.
+components() {
+  local name="$1" expect="$2" args="$3"; shift 3
+  local log="$work/components.$name.log" rc=0
+  cmake -S "$src_dir/tests/install/components" -B "$work/components.$name" -G Ninja \
+    -DCMAKE_PREFIX_PATH="$work/prefix" "-DFIND_ARGS=$args" "$@" >"$log" 2>&1 || rc=$?
+  case "$expect" in
+    loaded:*) [ "$rc" -eq 0 ] && grep -qx -- "-- $expect" "$log" ;;
+    fails:*) [ "$rc" -ne 0 ] && grep -Eq -- "${expect#fails: }" "$log" ;;
+  esac || { echo "find_package(Jackdaw $args) $*: expected $expect (configure exit $rc)"; cat "$log"; exit 1; }
+  echo "ok: find_package(Jackdaw ${args//;/ })${*:+, $# hidden}: $expect"
+}
+components all "loaded: search trace distributed app" "REQUIRED"
+components app "loaded: search trace distributed app" "REQUIRED;COMPONENTS;app"
+components search "loaded: search" "REQUIRED;COMPONENTS;search" "${hide[@]}"
+components trace "loaded: trace" "REQUIRED;COMPONENTS;trace" "${hide[@]:0:5}"  # nlohmann_json, ZLIB left
+components optional "loaded: search" "REQUIRED;COMPONENTS;search;OPTIONAL_COMPONENTS;distributed" "${hide[@]}"
+components no_mpi "fails: (module|dependency) MPI" "REQUIRED;COMPONENTS;distributed" -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON
+components unknown "fails: no component 'nosuch'" "REQUIRED;COMPONENTS;search;nosuch"
+components unknown_optional "loaded: search" "REQUIRED;COMPONENTS;search;OPTIONAL_COMPONENTS;nosuch"
+
 # One source file each: they compile side by side.
-builds=("${examples[@]}" checked unchecked)
+builds=("${examples[@]}" checked unchecked search_only)
 pids=()
 for ex in "${builds[@]}"; do
   cmake --build "$work/$ex" >"$work/$ex.log" 2>&1 &
@@ -76,6 +120,17 @@ probe unchecked 10
   { echo "unchecked build, honest model: expected unchecked, count 274, exit 0 (got $probe_rc)"; cat "$work/probe.out"; exit 1; }
 probe unchecked 10 overcount
 echo "ok: -DJACKDAW_CHECK_MODELS=ON out of tree stops the over-counting model; unchecked it printed: $(grep count "$work/probe.out")"
+
+# The search-only consumer: n-queens solutions, OEIS A000170 (n = 8: 92, n = 10: 724), the same
+# from seq, depth_bounded and budget.
+for nq in "8 92" "10 724"; do
+  read -r n count <<<"$nq"
+  run "$work/search_only.out" "$work/search_only/search_only" "$n"
+  for sk in seq depth_bounded budget; do
+    grep -qx "$sk: $count" "$work/search_only.out" || { echo "search_only $n: expected $sk: $count"; cat "$work/search_only.out"; exit 1; }
+  done
+  echo "ok: search_only $n (Jackdaw::search, no MPI found): $count queens solutions from seq, depth_bounded, budget"
+done
 
 # A001411: self-avoiding walks of n steps on the square lattice.
 expect=(1 4 12 36 100 284 780 2172 5916 16268 44100 120292 324932)
