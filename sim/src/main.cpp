@@ -14,7 +14,6 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
-#include <limits>
 #include <new>
 #include <sys/resource.h>
 
@@ -95,10 +94,10 @@ int main(int argc, char** argv) {
   app.add_option("--seed-hold-ms", seedHoldMs, "--seed-tree: longest a rank holds a seed request before refusing it (ms)")
       ->capture_default_str()
       ->check(cli::real(0.0, 1e6));
-  jackdaw::comm::cli::addChoice(app, "--incumbent", cfg.replayIncumbent, {{"replay", true}, {"optimum", false}},
+  cli::addChoice(app, "--incumbent", cfg.replayIncumbent, {{"replay", true}, {"optimum", false}},
                  "Branch-and-bound traces with levels (--trace-levels): replay when each rank learns a better bound "
                  "(replay), or let every rank know the optimum from the start (optimum)");
-  jackdaw::comm::cli::addChoice(app, "--split", cfg.splitOnHunger, {{"tree", false}, {"hunger", true}},
+  cli::addChoice(app, "--split", cfg.splitOnHunger, {{"tree", false}, {"hunger", true}},
                  "How tasks are made: as the trace recorded them, each child into its rank's pool at its spawn point "
                  "(tree), or the engine's hunger splitting (hunger): each child onto its worker's private stack, the "
                  "oldest entry moved to the rank's pool only when a worker there is idle or a remote thief found "
@@ -111,10 +110,10 @@ int main(int argc, char** argv) {
                  "--split hunger: CPU a split costs the worker that splits, per task it hands over (ns)")
       ->capture_default_str()
       ->check(cli::real(0.0, 1e12));
-  jackdaw::comm::cli::addChoice(app, "--split-chunk", cfg.splitLevel, {{"one", false}, {"level", true}},
+  cli::addChoice(app, "--split-chunk", cfg.splitLevel, {{"one", false}, {"level", true}},
                  "--split hunger: a split hands over the oldest entry of the worker's stack (one) or every entry at "
                  "its depth (level), as stack_stealing without and with --chunked");
-  jackdaw::comm::cli::addChoice(app, "--split-remote", cfg.splitDirect, {{"pool", false}, {"direct", true}},
+  cli::addChoice(app, "--split-remote", cfg.splitDirect, {{"pool", false}, {"direct", true}},
                  "--split hunger: a thief that finds nothing to take makes a busy worker split into the pool, where "
                  "the thief's next request may find it (pool, the runtime's rule), or into the answer to this "
                  "request (direct: a what-if, not what the runtime does)");
