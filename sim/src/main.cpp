@@ -14,11 +14,11 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
-#include <limits>
 #include <new>
 #include <sys/resource.h>
 
 #include "jackdaw/comm/cli_numbers.hpp"
+#include "jackdaw/comm/comm_cli.hpp"
 #include "jackdaw/comm/policy.hpp"
 #include "jackdaw/core/errors.hpp"
 #include "jackdaw/core/memory_budget.hpp"
@@ -33,23 +33,6 @@ namespace cli = jackdaw::comm::cli;
 // Exit codes: 2 bad input (a command line, a trace, a run too big for --memory-limit); 3 a
 // replay that lost or duplicated work (a simulator bug).
 constexpr int kBadInput = 2, kSimulatorBug = 3;
-
-// A policy constant: a finite number in the registry's range with its upper end capped at 1e9.
-// The registry leaves some unbounded; beyond 1e9 (11 days, in ms) a constant means nothing in a
-// replay and overflows the policies' conversions to integer µs and ns.
-CLI::Validator policyConstant(const jackdaw::comm::PolicyParam& p) {
-  const double lo = p.lo, hi = std::min(p.hi, 1e9);
-  char text[64];
-  std::snprintf(text, sizeof text, "[%g, %g]", lo, hi);
-  const std::string range = text;
-  return CLI::Validator(
-      [lo, hi, range](std::string& v) -> std::string {
-        const auto x = cli::parseReal(v);
-        if (!x || *x < lo || *x > hi) return "'" + v.substr(0, 40) + "' is not a number in " + range;
-        return {};
-      },
-      "NUMBER in " + range);
-}
 
 double maxRssMb() {
   rusage u{};
@@ -96,21 +79,9 @@ int main(int argc, char** argv) {
   app.add_option("--ranks", ranks, "Ranks, placed round-robin on the hosts (default: one per host)")->check(cli::whole(1, 10000000));
   app.add_option("--workers", workers, "Worker actors per rank (default: cores per host minus one, as the study ran)")
       ->check(cli::whole(1, 4096));
-  std::string policyHelp = "Victim policy (the runtime's own objects):";
-  for (const auto& s : registry.specs()) policyHelp += "\n  " + s.name + ": " + s.summary;
-  app.add_option("--policy", cfg.policy, policyHelp)->capture_default_str()->check(CLI::IsMember(registry.names()));
-  for (const auto& p : registry.params()) {
-    cfg.policyParams[p.flag] = p.defaultValue;
-    app.add_option(p.flag, cfg.policyParams[p.flag], p.help)->capture_default_str()->check(policyConstant(p))->group("Policy constants");
-  }
-  app.add_option("--seed", cfg.seed, "Seed of the policies' random choices")
-      ->capture_default_str()
-      ->check(cli::whole<std::uint64_t>(0, std::numeric_limits<std::uint64_t>::max()));
-  std::string board = "all";
-  app.add_option("--board", board, "Board scheme: all (pushed to every rank) or sample (k records read at their owners)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"all", "sample"}));
-  app.add_option("--board-sample", cfg.boardSample, "--board sample: records read per choice")->capture_default_str()->check(cli::whole(1, 1 << 20));
+  // Stealing between ranks: the apps' own flags (comm_cli.hpp), with the same defaults and checks.
+  jackdaw::comm::StealOptions steal;
+  jackdaw::comm::addCommOptions(app, cfg.comm, steal, registry);
   app.add_option("--slow-hosts", slowHosts, "Hosts whose cores are --slowdown times slower (comma-separated)")
       ->delimiter(',')
       ->check(cli::whole(0, 999999));
@@ -119,45 +90,18 @@ int main(int argc, char** argv) {
   std::string corunPolicy;
   app.add_option("--corun-policy", corunPolicy, "The co-running job's victim policy (default: --policy)")->check(CLI::IsMember(registry.names()));
   app.add_option("--comm-cost-us", cfg.commCostUs, "CPU a comm actor spends per message it handles (µs)")->capture_default_str()->check(cli::real(0.0, 1e6));
-  std::string steal = "half";
-  app.add_option("--steal", steal, "Tasks a victim rank gives per steal: half its spare tasks (half) or one (one), as the apps' --steal")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"one", "half"}));
-  app.add_option("--seed-tree", cfg.comm.seedArity,
-                 "Start-up: each rank's first request goes to its parent in a tree of ranks of this arity, which "
-                 "answers once it has spare work (0 = off: every rank steals by its policy from the start), as the apps' --seed-tree")
-      ->capture_default_str()
-      ->check(cli::whole(0, 1 << 20));
   double seedHoldMs = 1e-3 * static_cast<double>(cfg.comm.seedHoldMax.count());
   app.add_option("--seed-hold-ms", seedHoldMs, "--seed-tree: longest a rank holds a seed request before refusing it (ms)")
       ->capture_default_str()
       ->check(cli::real(0.0, 1e6));
-  std::string seedRedirect = cfg.comm.seedRedirect ? "on" : "off";
-  app.add_option("--seed-redirect", seedRedirect,
-                 "--seed-tree: a refused seed request names the victim's own parent and the thief asks there next "
-                 "(on, as the runtime), or the refusal ends the seed phase (off)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"on", "off"}));
-  double stealRetryMaxUs = static_cast<double>(cfg.comm.stealRetryMax.count());
-  app.add_option("--steal-retry-max-us", stealRetryMaxUs,
-                 "Longest a thief backs off after refused steals (µs; its back-off doubles from 20 µs up to this), "
-                 "the runtime's CommOptions::stealRetryMax")
-      ->capture_default_str()
-      ->check(cli::real(1.0, 1e9));
-  std::string incumbent = "replay";
-  app.add_option("--incumbent", incumbent,
+  cli::addChoice(app, "--incumbent", cfg.replayIncumbent, {{"replay", true}, {"optimum", false}},
                  "Branch-and-bound traces with levels (--trace-levels): replay when each rank learns a better bound "
-                 "(replay), or let every rank know the optimum from the start (optimum)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"replay", "optimum"}));
-  std::string split = "tree";
-  app.add_option("--split", split,
+                 "(replay), or let every rank know the optimum from the start (optimum)");
+  cli::addChoice(app, "--split", cfg.splitOnHunger, {{"tree", false}, {"hunger", true}},
                  "How tasks are made: as the trace recorded them, each child into its rank's pool at its spawn point "
                  "(tree), or the engine's hunger splitting (hunger): each child onto its worker's private stack, the "
                  "oldest entry moved to the rank's pool only when a worker there is idle or a remote thief found "
-                 "the pool empty (record a fine exact tree: budget or depth_bounded with a small grain)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"tree", "hunger"}));
+                 "the pool empty (record a fine exact tree: budget or depth_bounded with a small grain)");
   app.add_option("--split-check-nodes", cfg.splitCheckNodes,
                  "--split hunger: a busy worker checks for hunger every this many of its task's nodes")
       ->capture_default_str()
@@ -166,19 +110,13 @@ int main(int argc, char** argv) {
                  "--split hunger: CPU a split costs the worker that splits, per task it hands over (ns)")
       ->capture_default_str()
       ->check(cli::real(0.0, 1e12));
-  std::string splitChunk = "one";
-  app.add_option("--split-chunk", splitChunk,
+  cli::addChoice(app, "--split-chunk", cfg.splitLevel, {{"one", false}, {"level", true}},
                  "--split hunger: a split hands over the oldest entry of the worker's stack (one) or every entry at "
-                 "its depth (level), as stack_stealing without and with --chunked")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"one", "level"}));
-  std::string splitRemote = "pool";
-  app.add_option("--split-remote", splitRemote,
+                 "its depth (level), as stack_stealing without and with --chunked");
+  cli::addChoice(app, "--split-remote", cfg.splitDirect, {{"pool", false}, {"direct", true}},
                  "--split hunger: a thief that finds nothing to take makes a busy worker split into the pool, where "
                  "the thief's next request may find it (pool, the runtime's rule), or into the answer to this "
-                 "request (direct: a what-if, not what the runtime does)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"pool", "direct"}));
+                 "request (direct: a what-if, not what the runtime does)");
   app.add_option("--out", out, "Write the run as JSON (the shape of an app's --stats) to this file");
   std::uint64_t memoryLimit = jackdaw::defaultMemoryLimitBytes();
   app.add_option_function<std::string>(
@@ -200,14 +138,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "jackdaw-sim: error: %s (run with --help for the options)\n", why.c_str());
     return kBadInput;
   }
-  cfg.replayIncumbent = incumbent == "replay";
-  cfg.splitOnHunger = split == "hunger";
-  cfg.splitLevel = splitChunk == "level";
-  cfg.splitDirect = splitRemote == "direct";
-  cfg.comm.stealHalf = steal == "half";
-  cfg.comm.seedRedirect = seedRedirect == "on";
+  cfg.policy = steal.policy;
+  cfg.policyParams = steal.policyParams;
+  cfg.seed = steal.seed;
+  cfg.board = steal.board;
+  cfg.boardSample = steal.boardSample;
   cfg.comm.seedHoldMax = std::chrono::microseconds(static_cast<std::int64_t>(seedHoldMs * 1000.0));
-  cfg.comm.stealRetryMax = std::chrono::microseconds(static_cast<std::int64_t>(stealRetryMaxUs));
 
   jackdaw::trace::Trace trace, corun;
   try {
@@ -244,7 +180,6 @@ int main(int argc, char** argv) {
     }
   p.slowHosts = slowHosts;
   p.slowFactor = slowHosts.empty() ? 1.0 : slowdown;
-  cfg.board = jackdaw::comm::parseBoardScheme(board);
   cfg.ranks = ranks ? ranks : p.hosts;
   cfg.workers = workers ? workers : std::max(1, p.cores - 1);
   // As Session measures it on a real node: ranks go round-robin over the hosts.
@@ -325,7 +260,7 @@ int main(int argc, char** argv) {
   const auto& tot = j["distributed"]["totals"];
   const double busy = tot["busy_us"].get<double>(), idle = tot["idle_us"].get<double>();
   std::printf("platform: %s, %d hosts x %d cores, %d ranks x %d workers, policy %s, board %s, seed %llu\n", p.name.c_str(),
-              p.hosts, p.cores, cfg.ranks, cfg.workers, cfg.policy.c_str(), board.c_str(),
+              p.hosts, p.cores, cfg.ranks, cfg.workers, cfg.policy.c_str(), jackdaw::comm::boardSchemeName(cfg.board),
               static_cast<unsigned long long>(cfg.seed));
   std::printf("makespan: %.6f s (simulated)\nnodes: %llu\ntasks: %llu\nsteals: %llu requests, %llu granted, %llu refused\n"
               "idle: %.1f %%\nboard: %llu messages, %llu bytes\nsimulator: %.2f s wall, %.0f MB max RSS\n",

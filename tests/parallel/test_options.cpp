@@ -21,14 +21,14 @@ TEST(PolicyFlags, DefaultsAreTheDissertations) {
   EXPECT_DOUBLE_EQ(o.workRate.weightNew, 0.65);
   EXPECT_DOUBLE_EQ(o.workRate.weightOld, 0.35);
   EXPECT_DOUBLE_EQ(o.workRate.logBase, 2.72);
-  EXPECT_DOUBLE_EQ(o.policyParams.at("--perf-alpha"), 0.65);
-  EXPECT_DOUBLE_EQ(o.policyParams.at("--perf-log-offset"), 2.72);
-  EXPECT_DOUBLE_EQ(o.policyParams.at("--perf-min-rate"), 0.0001);
-  EXPECT_DOUBLE_EQ(o.policyParams.at("--perf-wait-initial-ms"), 1);
-  EXPECT_DOUBLE_EQ(o.policyParams.at("--perf-wait-step-up-ms"), 60);
-  EXPECT_DOUBLE_EQ(o.policyParams.at("--perf-wait-max-ms"), 240);
-  EXPECT_DOUBLE_EQ(o.policyParams.at("--perf-wait-step-down-ms"), 120);
-  EXPECT_DOUBLE_EQ(o.policyParams.at("--perf-wait-min-ms"), 5);
+  EXPECT_DOUBLE_EQ(o.steal.policyParams.at("--perf-alpha"), 0.65);
+  EXPECT_DOUBLE_EQ(o.steal.policyParams.at("--perf-log-offset"), 2.72);
+  EXPECT_DOUBLE_EQ(o.steal.policyParams.at("--perf-min-rate"), 0.0001);
+  EXPECT_DOUBLE_EQ(o.steal.policyParams.at("--perf-wait-initial-ms"), 1);
+  EXPECT_DOUBLE_EQ(o.steal.policyParams.at("--perf-wait-step-up-ms"), 60);
+  EXPECT_DOUBLE_EQ(o.steal.policyParams.at("--perf-wait-max-ms"), 240);
+  EXPECT_DOUBLE_EQ(o.steal.policyParams.at("--perf-wait-step-down-ms"), 120);
+  EXPECT_DOUBLE_EQ(o.steal.policyParams.at("--perf-wait-min-ms"), 5);
 }
 
 TEST(PolicyFlags, GivenValuesAreParsedAndReported) {

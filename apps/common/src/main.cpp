@@ -106,6 +106,8 @@ int runMain(int argc, char** argv, const std::string& name, const std::string& d
   if (ctx.rank != 0) std::cout.setstate(std::ios::badbit);
   CLI::App cli(description, name);
   addCommonOptions(cli, ctx.opts, policies);
+  TestHooks testHooks;
+  addTestHookOptions(cli, testHooks);
   const auto common = cli.get_options();
   try {
     setup(cli);
@@ -120,10 +122,11 @@ int runMain(int argc, char** argv, const std::string& name, const std::string& d
     return kBadInput;
   }
   settleDefaults(cli, ctx.opts);
+  if (testHooks.any()) ctx.test = &testHooks;
   if (!ctx.opts.checkpointDir.empty()) signals.checkpointing();
   // Asking for --progress is asking to see info lines, unless --log-level says otherwise.
   const bool progressShown = ctx.opts.progressSeconds > 0 && cli.count("--log-level") == 0;
-  ctx.log->set_level(progressShown ? spdlog::level::info : spdlog::level::from_str(ctx.opts.logLevel));
+  ctx.log->set_level(progressShown ? spdlog::level::info : ctx.opts.logLevel);
   if (!mpi && (!ctx.opts.checkpointDir.empty() || !ctx.opts.resumeDir.empty()) && !startMpi()) return kFailure;
   if (mpi) ctx.log->debug("MPI thread level {}, {} rank(s)", comm::threadLevelName(mpi->threadLevel()), ctx.size);
   else ctx.log->debug("one rank, no launcher: MPI not started");

@@ -39,29 +39,11 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
       ->capture_default_str()
       ->check(cli::whole(0, 4096));
   app.add_flag("--bind", o.bind, "Pin each worker thread to its own core of the process's CPU set");
-  std::string policyHelp = "Victim policy for stealing between ranks:";
-  for (const auto& s : policies.specs()) policyHelp += "\n  " + s.name + ": " + s.summary;
-  app.add_option("--policy", o.policy, policyHelp)->capture_default_str()->check(CLI::IsMember(policies.names()));
-  app.add_option("--board", o.board,
-                 "How each rank's load reaches the thieves:\n  all: every publish is put into every rank's board "
-                 "(4P puts; reads are local)\n  sample: a rank writes only its own record; a thief reads "
-                 "--board-sample random ranks' records at their owners when it chooses (cost independent of P)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"all", "sample"}));
-  app.add_option("--board-sample", o.boardSample, "--board sample: ranks whose records a thief reads per choice")
-      ->capture_default_str()
-      ->check(cli::whole(1, 1 << 20));
-  app.add_option("--doorbell", o.doorbell,
+  comm::addCommOptions(app, o.comm, o.steal, policies);
+  app.add_option("--doorbell", o.comm.doorbell,
                  "Thieves ring the victim's doorbell (one one-sided accumulate) so its workers wake its comm thread "
                  "at once (true/false)")
       ->capture_default_str();
-  for (const auto& p : policies.params()) {
-    o.policyParams[p.flag] = p.defaultValue;
-    app.add_option(p.flag, o.policyParams[p.flag], p.help)
-        ->capture_default_str()
-        ->check(cli::real(p.lo, p.hi))
-        ->group("Policy constants");
-  }
   // (3.1) lives in core's worker accounting, not in a policy, so its constants are listed here.
   app.add_option("--rate-weight-new", o.workRate.weightNew, "work rate (3.1): weight of the newest idle/work cycle")
       ->capture_default_str()->check(cli::real(0.0, 1e9))->group("Policy constants");
@@ -77,7 +59,7 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
       ->capture_default_str()
       ->check(cli::real(1.0, 1000.0))
       ->group("Experiments");
-  app.add_option("--watchdog", o.watchdogSeconds,
+  app.add_option("--watchdog", o.comm.watchdogSeconds,
                  "Abort the whole job, naming the rank, when a rank's comm thread has sent no heartbeat for S "
                  "seconds (a rank stopped, swapped out or cut off); 0: off. A long node expansion does not count "
                  "as silence")
@@ -124,13 +106,6 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
       ->capture_default_str()
       ->check(cli::whole(0, 8))
       ->group("Trace");
-  app.add_option("--test-comm-delay-us", o.testCommDelayUs, "TEST ONLY: random comm-thread delays up to N us")
-      ->group("");
-  app.add_option("--test-fail-rank", o.testFailRank, "TEST ONLY: this rank fails as if its input were unreadable")
-      ->group("");
-  app.add_option("--test-late-stop-rank", o.testLateStopRank,
-                 "TEST ONLY: with --checkpoint, interrupt this rank just after the ranks agreed the search ended")
-      ->group("");
   // -d and -b take a number or "auto"; an app's default_val() reaches the variables (the callback
   // runs for the default). Both default to auto (bench/results/grain_sweep.md); settleDefaults()
   // turns a default auto into the fixed value where auto cannot apply.
@@ -170,34 +145,17 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
                  "(of this rank, or a remote thief) at once, besides the splits of -d/-b (true/false). Default: true, "
                  "false under --trace (a trace records a task tree that timing does not change)")
       ->capture_default_str();
-  app.add_option("--steal", o.steal,
-                 "Between ranks: a victim gives half its spare tasks, shallowest first (half), or one task per steal "
-                 "(one, the default before 24 Nov 2026)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"one", "half"}));
-  app.add_option("--seed-tree", o.seedTree,
-                 "Between ranks, at start-up: each rank's first request goes to its parent in a tree of ranks of this "
-                 "arity, which answers once it has spare work (0 = off: every rank steals by its policy from the start)")
-      ->capture_default_str()
-      ->check(cli::whole(0, 1 << 20));
-  app.add_option("--seed-redirect", o.seedRedirect,
-                 "--seed-tree: a refused seed request names the victim's own parent and the rank asks there next "
-                 "(on), or the refusal ends its seed phase (off)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"on", "off"}));
-  app.add_option("--steal-retry-max-us", o.stealRetryMaxUs,
-                 "Between ranks: the longest a rank waits after refused steals before it asks again (µs; the wait "
-                 "doubles from 20 µs up to this)")
-      ->capture_default_str()
-      ->check(cli::real(1.0, 1e9));
   app.add_flag("--discrepancy", o.discrepancy, "ordered: run tasks in discrepancy order");
   app.add_option("--stats", o.statsFile, "Write full statistics as JSON to this file");
-  app.add_option("--seed", o.seed, "Seed for randomised choices (victim selection)")
-      ->capture_default_str()
-      ->check(cli::whole(std::uint64_t{0}, UINT64_MAX));
-  app.add_option("--log-level", o.logLevel, "trace, debug, info, warn, error, off")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
+  comm::cli::addChoice(app, "--log-level", o.logLevel,
+                       {{"trace", spdlog::level::trace},
+                        {"debug", spdlog::level::debug},
+                        {"info", spdlog::level::info},
+                        {"warn", spdlog::level::warn},
+                        {"error", spdlog::level::err},
+                        {"critical", spdlog::level::critical},
+                        {"off", spdlog::level::off}},
+                       "trace, debug, info, warn, error, off");
   app.add_option_function<std::string>(
          "--memory-limit", [&o](const std::string& v) { o.memoryLimit = *cli::parseBytes(v); },
          "The most memory an instance, the timeline or other buffers may take per process (bytes, or with K, M, G, "

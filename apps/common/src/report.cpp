@@ -72,15 +72,16 @@ static nlohmann::json startupJson(const AppContext& ctx) {
 nlohmann::json runJson(const AppContext& ctx, const SearchStats& stats, double seconds, StopReason stop) {
   const auto& o = ctx.opts;
   nlohmann::json j;
-  j["options"] = {{"skeleton", o.skeleton}, {"threads", o.threads},     {"bind", o.bind}, {"policy", o.policy},
+  j["options"] = {{"skeleton", o.skeleton}, {"threads", o.threads},     {"bind", o.bind}, {"policy", o.steal.policy},
                   {"spawn_depth", o.spawnDepthAuto ? nlohmann::json("auto") : nlohmann::json(o.spawnDepth)},
                   {"budget", o.budgetAuto ? nlohmann::json("auto") : nlohmann::json(o.budget)},
-                  {"task_target_ms", o.taskTargetMs}, {"chunked", o.chunked}, {"steal", o.steal}, {"seed_tree", o.seedTree}, {"seed_redirect", o.seedRedirect},
-                  {"steal_retry_max_us", o.stealRetryMaxUs},
-                  {"discrepancy", o.discrepancy}, {"seed", o.seed}, {"watchdog_s", o.watchdogSeconds}};
+                  {"task_target_ms", o.taskTargetMs}, {"chunked", o.chunked}, {"steal", comm::stealName(o.comm.stealHalf)},
+                  {"seed_tree", o.comm.seedArity}, {"seed_redirect", comm::onOff(o.comm.seedRedirect)},
+                  {"steal_retry_max_us", static_cast<double>(o.comm.stealRetryMax.count())},
+                  {"discrepancy", o.discrepancy}, {"seed", o.steal.seed}, {"watchdog_s", o.comm.watchdogSeconds}};
   // Every constant of the policies and of (3.1), by flag name, so a run can be replayed exactly.
   auto& constants = j["options"]["constants"] = nlohmann::json::object();
-  for (const auto& [flag, value] : o.policyParams) constants[flag.substr(2)] = value;
+  for (const auto& [flag, value] : o.steal.policyParams) constants[flag.substr(2)] = value;
   constants["rate-weight-new"] = o.workRate.weightNew;
   constants["rate-weight-old"] = o.workRate.weightOld;
   constants["rate-log-offset"] = o.workRate.logBase;

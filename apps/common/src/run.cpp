@@ -11,7 +11,7 @@ namespace jackdaw::app {
 
 void checkSetupAcrossRanks(AppContext& ctx) {
   std::optional<std::string> error;
-  if (ctx.opts.testFailRank == ctx.rank)
+  if (ctx.test && ctx.test->failRank == ctx.rank)
     error = "rank " + std::to_string(ctx.rank) + " cannot read its input (simulated by --test-fail-rank)";
   if (ctx.size == 1) {
     if (error) throw InputError(*error);
@@ -48,18 +48,15 @@ skeletons::Settings skeletonSettings(AppContext& ctx, std::vector<WorkerReport>*
 comm::SessionConfig sessionConfig(const AppContext& ctx) {
   comm::SessionConfig c;
   c.world = ctx.world;
-  c.policy = ctx.opts.policy;
-  c.policyParams = ctx.opts.policyParams;
+  const auto& o = ctx.opts;
+  c.policy = o.steal.policy;
+  c.policyParams = o.steal.policyParams;
   c.policies = ctx.policies;
-  c.seed = ctx.opts.seed;
-  c.board = comm::parseBoardScheme(ctx.opts.board);
-  c.boardSample = ctx.opts.boardSample;
-  c.comm.doorbell = ctx.opts.doorbell;
-  c.comm.stealHalf = ctx.opts.steal == "half" || ctx.opts.chunked;
-  c.comm.seedArity = ctx.opts.seedTree;
-  c.comm.seedRedirect = ctx.opts.seedRedirect == "on";
-  c.comm.stealRetryMax = std::chrono::microseconds(static_cast<std::int64_t>(ctx.opts.stealRetryMaxUs));
-  c.comm.watchdogSeconds = ctx.opts.watchdogSeconds;
+  c.seed = o.steal.seed;
+  c.board = o.steal.board;
+  c.boardSample = o.steal.boardSample;
+  c.comm = o.comm;  // --steal, --seed-tree, --seed-redirect, --steal-retry-max-us, --doorbell, --watchdog
+  c.comm.stealHalf = o.comm.stealHalf || o.chunked;
   return c;
 }
 
@@ -113,7 +110,6 @@ CheckpointLegs::CheckpointLegs(AppContext& ctx) : ctx_(ctx) {
       for (const auto& w : notes.warnings) ctx.log->warn("{}", w);
     }
     cp_.keep = true;
-    cp_.testStopAfterAgreement = o.testLateStopRank;
     every_ = o.checkpointEvery > 0;
   }
 }

@@ -45,6 +45,7 @@
 #include "jackdaw/distributed/objective.hpp"
 #include "jackdaw/distributed/saved_work.hpp"
 #include "jackdaw/distributed/search_work.hpp"
+#include "jackdaw/distributed/test_hooks.hpp"
 
 namespace jackdaw::distributed {
 
@@ -89,18 +90,17 @@ struct Checkpointing {
   bool keep = false;                             // if an interruption stops the search, save it:
   std::optional<std::vector<std::byte>> saved;   //   out: this rank's record (SavedWork)
   std::uint64_t savedTasks = 0;                  //   out: how many tasks it holds
-  // TEST ONLY: this rank's stop flag is raised (interrupted) right after the ranks agreed on how the
-  // search stopped, as a checkpoint timer firing late would; the run must still end whole, unsaved.
-  int testStopAfterAgreement = -1;
 };
 
 class Launch {
  public:
   // Without MPI initialised (a program that never started it) this is a one-process launch.
   // With `cp`, the launch continues saved work (cp->resume) and/or saves the work an interruption
-  // cuts short (cp->keep); see Checkpointing.
-  explicit Launch(comm::SessionConfig cfg, Report* report = nullptr, Checkpointing* cp = nullptr)
-      : cfg_(std::move(cfg)), report_(report), cp_(cp) {
+  // cuts short (cp->keep); see Checkpointing. `test`: faults a test injects (test_hooks.hpp), null
+  // in production.
+  explicit Launch(comm::SessionConfig cfg, Report* report = nullptr, Checkpointing* cp = nullptr,
+                  const TestHooks* test = nullptr)
+      : cfg_(std::move(cfg)), report_(report), cp_(cp), test_(test) {
     int initialised = 0;
     MPI_Initialized(&initialised);
     if (initialised) MPI_Comm_size(cfg_.world, &size_);
@@ -227,7 +227,7 @@ class Launch {
     // rank: agree on the strongest reason, so that under a checkpoint every rank saves or none does.
     const int agreed = session.highestOf(static_cast<int>(s.stopFlag().reason()));
     s.stopFlag().request(static_cast<StopReason>(agreed));
-    if (cp_ && cp_->testStopAfterAgreement == rank) s.stopFlag().request(StopReason::Interrupted);
+    if (cp_ && cp_->keep && test_ && test_->stopAfterAgreementRank == rank) s.stopFlag().request(StopReason::Interrupted);
     rt.finishAccounts();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - setupEnd).count();
 
@@ -264,6 +264,7 @@ class Launch {
   comm::SessionConfig cfg_;
   Report* report_;
   Checkpointing* cp_;
+  const TestHooks* test_;
   int size_ = 1;
 };
 

@@ -46,6 +46,8 @@ struct SolveOptions {
   // Resume from saved work and/or keep what an interruption cuts short (saved_work.hpp); the
   // files are the caller's business (the app frame's --checkpoint / --resume).
   distributed::Checkpointing* checkpointing = nullptr;
+  // TEST ONLY: faults a test injects (distributed/test_hooks.hpp); null in production.
+  const distributed::TestHooks* test = nullptr;
 };
 
 namespace detail {
@@ -73,7 +75,7 @@ auto solve(const S& space, R root, const P& params = P{}, const SolveOptions& o 
   } else {
     StopFlag local;
     StopFlag& stop = o.stop ? *o.stop : local;
-    const distributed::Launch launch(o.session, o.report, o.checkpointing);
+    const distributed::Launch launch(o.session, o.report, o.checkpointing, o.test);
     auto r = skeletons::run<M, K, Table>(o.skeleton, space, typename M::Node(std::move(root)), params, stop, o.settings,
                                   launch);
     if (!launch.spansProcesses()) return r;

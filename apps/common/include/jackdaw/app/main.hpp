@@ -22,6 +22,7 @@
 #include <spdlog/logger.h>
 
 #include "jackdaw/app/options.hpp"
+#include "jackdaw/app/test_hooks.hpp"
 #include "jackdaw/comm/policy.hpp"
 #include "jackdaw/core/live_nodes.hpp"
 #include "jackdaw/core/stats.hpp"
@@ -61,6 +62,7 @@ struct AppContext {
   LiveNodes live;                   // nodes of the running search, for --progress
   std::vector<std::string> argv;    // the exact command line (for --stats)
   const comm::PolicyRegistry* policies = nullptr;  // what --policy can name (set by runMain)
+  const TestHooks* test = nullptr;  // TEST ONLY: the faults --test-* flags inject (test_hooks.hpp); null in production
   nlohmann::json identity;          // the search this command line asks for (checkpoints must match)
   nlohmann::json checkpoint;        // rank 0: the checkpoint written or resumed (for --stats)
   nlohmann::json grain;             // rank 0: the largest task's share of the nodes (for --stats)

@@ -9,7 +9,10 @@
 
 #include <CLI/CLI.hpp>
 
-#include "jackdaw/comm/comm_thread.hpp"
+#include <spdlog/common.h>
+
+#include "jackdaw/comm/comm_cli.hpp"
+#include "jackdaw/comm/comm_options.hpp"
 #include "jackdaw/comm/policy.hpp"
 #include "jackdaw/core/memory_budget.hpp"
 #include "jackdaw/core/work_rate.hpp"
@@ -18,12 +21,13 @@ namespace jackdaw::app {
 
 struct CommonOptions {
   std::string skeleton = "seq";        // a name in the skeleton table (skeletons/table.hpp)
+  // Between ranks (comm::addCommOptions, the flags jackdaw-sim takes too): --policy and its
+  // constants, --seed, --board, --board-sample here; --steal, --seed-tree, --seed-redirect,
+  // --steal-retry-max-us, and the apps' own --doorbell and --watchdog straight into `comm`.
+  comm::StealOptions steal;
+  comm::CommOptions comm;
   int threads = 0;                     // 0: one worker per CPU this process may use
   bool bind = false;                   // pin each worker to its own core (hwloc)
-  std::string policy = "random";       // victim policy for distributed stealing
-  std::string board = "all";           // load board scheme: all | sample
-  int boardSample = 4;                 // --board sample: ranks read per choice
-  bool doorbell = true;                // thieves ring the victim's doorbell with each request
   int spawnDepth = 2;                  // -d N (-d auto starts at jackdaw::kAutoStartDepth, grain.hpp)
   std::uint64_t budget = 100000;       // -b N, backtracks (-b auto's fallback under --trace)
   bool spawnDepthAuto = false;         // -d auto (the default for depth_bounded): the cutoff deepens
@@ -31,21 +35,13 @@ struct CommonOptions {
   double taskTargetMs = 2.0;           // --task-target-ms: what -d auto / -b auto aim a task's slice at
   bool chunked = false;                // stack_stealing: hand over a whole level
   bool splitOnHunger = true;           // --hunger-split: depth_bounded/budget feed hungry workers at once
-  std::string steal = "half";          // --steal one|half: tasks a victim rank gives per steal
-  int seedTree = 0;                    // --seed-tree K: first work down a K-ary tree of ranks (0: off)
-  std::string seedRedirect = "on";     // --seed-redirect: a refused seed request goes on up the tree
-  double stealRetryMaxUs =             // --steal-retry-max-us: a thief's back-off cap after refusals
-      static_cast<double>(comm::CommOptions{}.stealRetryMax.count());
   bool discrepancy = false;            // ordered: discrepancy order instead of left-to-right
   std::string statsFile;               // --stats FILE (JSON)
-  std::uint64_t seed = 1;
-  std::string logLevel = "warn";
+  spdlog::level::level_enum logLevel = spdlog::level::warn;  // --log-level
   double progressSeconds = 0.0;        // --progress S: a progress line every S seconds
-  comm::ParamValues policyParams;      // the policies' constants by flag (--perf-*, --prop-*, …)
   WorkRateParams workRate;             // --rate-*: the constants of the per-worker work rate (3.1)
   std::string slowRanks;               // --slow-ranks 1,3: ranks made slower (contention experiments)
   double slowdown = 3.0;               // --slowdown F: a slow rank's task takes F times as long
-  double watchdogSeconds = comm::CommOptions{}.watchdogSeconds;  // --watchdog S (0: off)
   std::string checkpointDir;           // --checkpoint DIR: an interrupted search saves its work here
   double checkpointEvery = 0.0;        // --checkpoint-every S: also save every S seconds (0: never)
   std::string resumeDir;               // --resume DIR: continue the search saved there
@@ -55,10 +51,6 @@ struct CommonOptions {
   std::string traceFile;               // --trace FILE: the run's task tree (trace/, docs/simulation.md)
   int traceLevels = 2;                 // --trace-levels N: branch and bound, weaker incumbents recorded too
   std::uint64_t memoryLimit = defaultMemoryLimitBytes();  // --memory-limit SIZE: readers and buffers refuse more
-  unsigned testCommDelayUs = 0;        // TEST ONLY: random sleeps in the comm thread
-  int testFailRank = -1;               // TEST ONLY: this rank fails as if it could not read its input
-  int testLateStopRank = -1;           // TEST ONLY: with --checkpoint, this rank is interrupted just
-                                       // after the ranks agreed the search had ended
 };
 
 // The ranks listed in --slow-ranks (an InputError for anything but comma-separated ranks < size).

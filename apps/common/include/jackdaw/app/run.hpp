@@ -273,6 +273,7 @@ SearchResult<M, K> runChecked(AppContext& ctx, const typename M::Space& space, t
     so.stop = &legs.legStop();
     so.report = &report;
     so.checkpointing = legs.checkpointing();
+    so.test = ctx.test ? &ctx.test->launch : nullptr;
     legs.startLeg();
     const auto start = RunTimeline::Clock::now();
     const std::uint64_t cpu0 = trace ? threadCpuNs() : 0;
@@ -289,8 +290,8 @@ SearchResult<M, K> runChecked(AppContext& ctx, const typename M::Space& space, t
     grain.add(reports, report);
     if (ctx.size > 1 && ctx.rank == 0) {
       ctx.distributed = distributedJson(report, ctx.size);
-      ctx.distributed["board"]["scheme"] = ctx.opts.board;
-      if (ctx.opts.board == "sample") ctx.distributed["board"]["sample"] = ctx.opts.boardSample;
+      ctx.distributed["board"]["scheme"] = comm::boardSchemeName(ctx.opts.steal.board);
+      if (ctx.opts.steal.board == comm::BoardScheme::Sample) ctx.distributed["board"]["sample"] = ctx.opts.steal.boardSample;
     }
     const auto saving = RunTimeline::Clock::now();
     nlohmann::json incumbent;

@@ -1,0 +1,31 @@
+// TEST ONLY: the faults the apps' hidden --test-* flags inject (tests/distributed, tests/checkpoint,
+// tests/comm use them). runMain parses them into a TestHooks of its own and hands the run a pointer
+// to it (AppContext::test) only if one was given: production runs see null, and CommonOptions and
+// the structs it feeds carry no test fields.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include "jackdaw/distributed/test_hooks.hpp"
+
+namespace jackdaw::app {
+
+struct TestHooks {
+  int failRank = -1;         // --test-fail-rank R: rank R fails as if it could not read its input
+  // --test-late-stop-rank R: with --checkpoint, rank R is interrupted just after the ranks agreed the
+  // search had ended (distributed::TestHooks::stopAfterAgreementRank).
+  distributed::TestHooks launch;
+
+  bool any() const { return failRank >= 0 || launch.stopAfterAgreementRank >= 0; }
+};
+
+// The hidden flags (no help group: --help does not list them).
+inline void addTestHookOptions(CLI::App& app, TestHooks& t) {
+  app.add_option("--test-fail-rank", t.failRank, "TEST ONLY: this rank fails as if its input were unreadable")
+      ->group("");
+  app.add_option("--test-late-stop-rank", t.launch.stopAfterAgreementRank,
+                 "TEST ONLY: with --checkpoint, interrupt this rank just after the ranks agreed the search ended")
+      ->group("");
+}
+
+}  // namespace jackdaw::app

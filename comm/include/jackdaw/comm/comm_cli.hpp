@@ -1,0 +1,102 @@
+// The command-line flags of stealing between ranks, declared once: the apps (apps/common) and
+// jackdaw-sim (sim/) both call addCommOptions, so the two take the same flags with the same help,
+// defaults and checks, and a trace replayed under the flags a run was given means what the run meant.
+// No MPI here (the simulator links only jackdaw_comm_core).
+//
+//   comm::CommOptions c;  comm::StealOptions s;
+//   comm::addCommOptions(app, c, s, comm::PolicyRegistry::builtin());
+//   app.parse(argc, argv);  // c.stealHalf, c.seedArity, ..., s.policy, s.board, ... now set
+//
+// A choice between a few names is typed (an enum or a bool), never a string compared later:
+// cli::addChoice binds it with a transformer that turns each accepted name into its value and
+// refuses anything else as "--flag: NAME not in {a,b}" (exact spellings, case-sensitive).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "jackdaw/comm/board_scheme.hpp"
+#include "jackdaw/comm/comm_options.hpp"
+#include "jackdaw/comm/policy.hpp"
+
+namespace jackdaw::comm {
+
+// The victim policy, its constants and the load board as the command line gives them (the fields
+// of SessionConfig and of jackdaw-sim's SimConfig of the same names).
+struct StealOptions {
+  std::string policy = "random";         // --policy: a name in the registry
+  ParamValues policyParams;              // --perf-*, --prop-*, ...: every registered constant, by flag
+  std::uint64_t seed = 1;                // --seed: the policies' random choices
+  BoardScheme board = BoardScheme::All;  // --board all | sample
+  int boardSample = 4;                   // --board-sample: records read per choice
+};
+
+// --policy and the constants of every policy in `policies`, --seed, --board, --board-sample,
+// --steal, --seed-tree, --seed-redirect, --steal-retry-max-us. Defaults: those of `comm` and `steal`
+// as passed (CommOptions{} and StealOptions{}: the runtime's).
+void addCommOptions(CLI::App& app, CommOptions& comm, StealOptions& steal, const PolicyRegistry& policies);
+
+// The names the flags take, for reports (--stats "options": "steal": "half", "seed_redirect": "on").
+inline const char* stealName(bool stealHalf) { return stealHalf ? "half" : "one"; }
+inline const char* onOff(bool on) { return on ? "on" : "off"; }
+
+namespace cli {
+
+template <class T>
+using Choices = std::vector<std::pair<std::string, T>>;
+
+// What CLI11 reads back into a T (a bool or an enum) after the transformer has run.
+template <class T>
+std::string choiceValueText(T v) {
+  static_assert(std::is_same_v<T, bool> || std::is_enum_v<T>, "a choice is a bool or an enum");
+  if constexpr (std::is_same_v<T, bool>)
+    return v ? "1" : "0";
+  else
+    return std::to_string(static_cast<long long>(static_cast<std::underlying_type_t<T>>(v)));
+}
+
+// The transformer: each name becomes its value's text; anything else is refused with
+// "NAME not in {a,b}" (CLI11 prefixes the flag).
+template <class T>
+CLI::Validator choice(const Choices<T>& choices) {
+  std::string set = "{";
+  for (std::size_t i = 0; i < choices.size(); ++i) set += (i ? "," : "") + choices[i].first;
+  set += "}";
+  return CLI::Validator(
+      [choices, set](std::string& v) -> std::string {
+        for (const auto& [name, value] : choices)
+          if (v == name) {
+            v = choiceValueText(value);
+            return {};
+          }
+        return v.substr(0, 40) + " not in " + set;
+      },
+      set);
+}
+
+// The name of `value` among `choices` (empty if none).
+template <class T>
+std::string choiceName(const Choices<T>& choices, T value) {
+  for (const auto& [name, v] : choices)
+    if (v == value) return name;
+  return {};
+}
+
+// A flag that takes one of `choices` by name into `var`; its default is var's value, shown by name.
+// Help reads as for a string option: "--flag TEXT:{a,b}=a".
+template <class T>
+CLI::Option* addChoice(CLI::App& app, const std::string& flag, T& var, const Choices<T>& choices,
+                       const std::string& help) {
+  return app.add_option(flag, var, help)
+      ->type_name("TEXT")
+      ->transform(choice(choices))
+      ->default_str(choiceName(choices, var));
+}
+
+}  // namespace cli
+}  // namespace jackdaw::comm

@@ -1,0 +1,55 @@
+#include "jackdaw/comm/comm_cli.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+
+#include "jackdaw/comm/cli_numbers.hpp"
+
+namespace jackdaw::comm {
+
+void addCommOptions(CLI::App& app, CommOptions& comm, StealOptions& steal, const PolicyRegistry& policies) {
+  std::string policyHelp = "Victim policy for stealing between ranks:";
+  for (const auto& s : policies.specs()) policyHelp += "\n  " + s.name + ": " + s.summary;
+  app.add_option("--policy", steal.policy, policyHelp)->capture_default_str()->check(CLI::IsMember(policies.names()));
+  // A constant's range is the registry's with its upper end capped at 1e9: some are unbounded
+  // there, and beyond 1e9 (11 days, in ms) a constant means nothing and overflows the policies'
+  // conversions to integer µs and ns.
+  for (const auto& p : policies.params()) {
+    steal.policyParams[p.flag] = p.defaultValue;
+    app.add_option(p.flag, steal.policyParams[p.flag], p.help)
+        ->capture_default_str()
+        ->check(cli::real(p.lo, std::min(p.hi, 1e9)))
+        ->group("Policy constants");
+  }
+  app.add_option("--seed", steal.seed, "Seed for randomised choices (victim selection)")
+      ->capture_default_str()
+      ->check(cli::whole(std::uint64_t{0}, std::numeric_limits<std::uint64_t>::max()));
+  cli::addChoice(app, "--board", steal.board, {{"all", BoardScheme::All}, {"sample", BoardScheme::Sample}},
+                 "How each rank's load reaches the thieves:\n  all: every publish is put into every rank's board "
+                 "(4P puts; reads are local)\n  sample: a rank writes only its own record; a thief reads "
+                 "--board-sample random ranks' records at their owners when it chooses (cost independent of P)");
+  app.add_option("--board-sample", steal.boardSample, "--board sample: ranks whose records a thief reads per choice")
+      ->capture_default_str()
+      ->check(cli::whole(1, 1 << 20));
+  cli::addChoice(app, "--steal", comm.stealHalf, {{"one", false}, {"half", true}},
+                 "Between ranks: a victim gives half its spare tasks, shallowest first (half), or one task per steal "
+                 "(one, the default before 24 Nov 2026)");
+  app.add_option("--seed-tree", comm.seedArity,
+                 "Between ranks, at start-up: each rank's first request goes to its parent in a tree of ranks of this "
+                 "arity, which answers once it has spare work (0 = off: every rank steals by its policy from the start)")
+      ->capture_default_str()
+      ->check(cli::whole(0, 1 << 20));
+  cli::addChoice(app, "--seed-redirect", comm.seedRedirect, {{"on", true}, {"off", false}},
+                 "--seed-tree: a refused seed request names the victim's own parent and the rank asks there next "
+                 "(on), or the refusal ends its seed phase (off)");
+  app.add_option_function<double>(
+         "--steal-retry-max-us",
+         [&comm](double us) { comm.stealRetryMax = std::chrono::microseconds(static_cast<std::int64_t>(us)); },
+         "Between ranks: the longest a rank waits after refused steals before it asks again (µs; the wait "
+         "doubles from 20 µs up to this)")
+      ->default_str(std::to_string(comm.stealRetryMax.count()))
+      ->check(cli::real(1.0, 1e9));
+}
+
+}  // namespace jackdaw::comm
