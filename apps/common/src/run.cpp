@@ -4,6 +4,7 @@
 #include <chrono>
 #include <filesystem>
 
+#include "jackdaw/comm/collectives.hpp"
 #include "jackdaw/comm/failure.hpp"
 #include "jackdaw/core/cpu_set.hpp"
 
@@ -68,20 +69,21 @@ void noteSharedCpus(const AppContext& ctx) {
   // Every rank parses the same command line, so they all return here or none does.
   if (want <= 0 || !skeletons::isParallel(ctx.opts.skeleton)) return;
   const int cpus = CpuSet::current().count();
-  // The lowest rank with fewer CPUs than workers, and its CPU count (size: none).
-  int mine[2] = {want > cpus ? ctx.rank : ctx.size, want > cpus ? cpus : 0}, lowest[2] = {mine[0], mine[1]};
-  if (ctx.size > 1) MPI_Allreduce(mine, lowest, 1, MPI_2INT, MPI_MINLOC, ctx.world);
-  if (ctx.rank != 0 || lowest[0] == ctx.size) return;
+  // The lowest rank with fewer CPUs than workers, and its CPU count.
+  std::optional<comm::RankValue> lowest;
+  if (ctx.size > 1) lowest = comm::lowestRankWith(ctx.world, want > cpus, cpus);
+  else if (want > cpus) lowest = comm::RankValue{0, cpus};
+  if (ctx.rank != 0 || !lowest) return;
   if (ctx.size == 1) {
     ctx.log->warn("--threads {0}: this process may run on only {1} CPU(s), so its {0} workers share them", want,
-                  lowest[1]);
+                  lowest->value);
     return;
   }
   ctx.log->warn(
       "--threads {0}: rank {1} may run on only {2} CPU(s), so its {0} workers share them. mpirun binds each "
       "rank to one core by default: add --bind-to none, or --map-by slot:PE={0} to give each rank {0} cores; "
       "under Slurm, ask for --cpus-per-task={0}",
-      want, lowest[0], lowest[1]);
+      want, lowest->rank, lowest->value);
 }
 
 CheckpointLegs::CheckpointLegs(AppContext& ctx) : ctx_(ctx) {
@@ -151,8 +153,7 @@ bool CheckpointLegs::finishLeg(const SearchStats& soFar, double legSeconds, cons
   const auto t0 = std::chrono::steady_clock::now();
   nlohmann::json manifest = writeCheckpoint(ctx_, o.checkpointDir, *cp_.saved, leg, previous_, ctx_.checkpointLock.get());
   const double writeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  int signalled = ctx_.stop.requested() ? 1 : 0, any = 0;
-  MPI_Allreduce(&signalled, &any, 1, MPI_INT, MPI_MAX, ctx_.world);
+  const bool signalled = comm::anyRank(ctx_.world, ctx_.stop.requested());
   if (ctx_.rank == 0) {
     nlohmann::json bytes = nlohmann::json::array();
     for (const auto& f : manifest["files"]) bytes.push_back(f["bytes"]);
@@ -165,7 +166,7 @@ bool CheckpointLegs::finishLeg(const SearchStats& soFar, double legSeconds, cons
     ctx_.log->info("checkpoint {} written to {} ({} tasks left)", manifest["sequence"].dump(), o.checkpointDir,
                    manifest["tasks"].dump());
   }
-  if (!every_ || any) return false;
+  if (!every_ || signalled) return false;
   // A pause for the timer: the next leg continues what this one saved.
   previous_ = std::move(manifest);
   cp_.resume = true;
