@@ -120,6 +120,21 @@ CheckpointLegs::CheckpointLegs(AppContext& ctx) : ctx_(ctx) {
   }
 }
 
+void CheckpointLegs::beforeLeg(SolveOptions& so) {
+  startLeg();
+  so.stop = &legStop();
+  so.checkpointing = checkpointing();
+}
+
+void CheckpointLegs::afterLeg(Leg& leg) {
+  leg.savedFrom = Leg::Clock::now();
+  leg.again = finishLeg(leg.stats, leg.seconds, leg.incumbent);
+  leg.saved = wrote();
+  leg.savedTo = Leg::Clock::now();
+  leg.savedTasks = savedTasks();
+  leg.allSeconds = seconds();
+}
+
 void CheckpointLegs::startLeg() {
   if (!every_) return;
   leg_.emplace();
@@ -249,6 +264,47 @@ void GrainCheck::report(AppContext& ctx, std::uint64_t nodes) const {
   ctx.log->warn("one task visited {:.0f}% of the nodes ({} of {}): while it ran, the other {} worker(s) were busy at most "
                 "{:.0f}% of the time (at equal speed per node), so the run was mostly sequential; {}",
                 100 * share, largest_, nodes, workers_ - 1, 100 * othersBusy, advice);
+}
+
+void RunStats::afterLeg(Leg& leg) {
+  if (!leg.workers->empty()) addWorkerReports(ctx_, *leg.workers);
+  if (ctx_.size > 1 && ctx_.rank == 0) {
+    ctx_.distributed = distributedJson(*leg.ranks, ctx_.size);
+    ctx_.distributed["board"]["scheme"] = ctx_.opts.board;
+    if (ctx_.opts.board == "sample") ctx_.distributed["board"]["sample"] = ctx_.opts.boardSample;
+  }
+}
+
+void RunStats::finish(Leg& last) { ctx_.lastRun = {true, last.stats, last.allSeconds, last.stop}; }
+
+TraceRecorder::Search tracedSearch(const AppContext& ctx, const char* kind, double seconds, StopReason stop,
+                                   std::uint64_t nodes, const std::vector<WorkerReport>& reports) {
+  TraceRecorder::Search t;
+  t.kind = kind;
+  t.parallel = skeletons::isParallel(ctx.opts.skeleton);
+  t.workers = t.parallel ? std::max(1, static_cast<int>(reports.size())) : 1;
+  t.wallSeconds = seconds;
+  t.stop = stop;
+  t.nodes = nodes;
+  t.tasksRun = t.parallel ? 0 : 1;
+  for (const auto& w : reports) t.tasksRun += w.tasks;
+  return t;
+}
+
+void TraceRun::observers(std::vector<SearchObserver*>& list) {
+  if (!ctx_.trace) return;
+  if (optimisation_) list.push_back(&history_);
+  else list.push_back(ctx_.trace.get());
+}
+
+void TraceRun::beforeLeg(SolveOptions&) {
+  if (recordsSearch()) cpu0_ = threadCpuNs();
+}
+
+void TraceRun::afterLeg(Leg& leg) {
+  if (!recordsSearch()) return;
+  if (!skeletons::isParallel(ctx_.opts.skeleton)) ctx_.trace->sequentialTask(leg.stats.nodes, threadCpuNs() - cpu0_, rootBytes_);
+  ctx_.trace->searched(tracedSearch(ctx_, kind_, leg.seconds, leg.stop, leg.stats.nodes, *leg.workers));
 }
 
 std::unique_ptr<SlowRank> slowRankFor(const AppContext& ctx) {

@@ -14,6 +14,7 @@
 #include "jackdaw/core/errors.hpp"
 #include "jackdaw/core/memory_budget.hpp"
 #include "jackdaw/distributed/comm_timeline.hpp"
+#include "jackdaw/distributed/solve.hpp"
 
 namespace jackdaw::app {
 
@@ -179,6 +180,18 @@ RunTimeline::~RunTimeline() = default;
 
 SearchObserver* RunTimeline::observer() { return observer_.get(); }
 comm::CommEvents* RunTimeline::commEvents() { return comm_.get(); }
+
+void RunTimeline::observers(std::vector<SearchObserver*>& list) {
+  if (on()) list.push_back(observer());
+}
+
+void RunTimeline::beforeLeg(SolveOptions& so) { so.session.comm.events = commEvents(); }
+
+void RunTimeline::afterLeg(Leg& leg) {
+  const int workers = static_cast<int>(leg.workers->size());
+  search(leg.start, leg.end, std::max(1, workers), workers > 0, leg.stats.nodes);
+  if (leg.saved) checkpoint(leg.savedFrom, leg.savedTo, leg.savedTasks);
+}
 
 // Rank 0's epoch is its clock now; every other rank puts its epoch where rank 0's is, estimating
 // rank 0's clock by ping-pong (comm::rootClockNow).
