@@ -13,7 +13,7 @@
 
 #include "jackdaw/comm/board.hpp"
 #include "jackdaw/comm/session.hpp"
-#include "jackdaw/comm/gather.hpp"
+#include "jackdaw/comm/collectives.hpp"
 #include "jackdaw/comm/runtime.hpp"
 
 using namespace jackdaw::comm;

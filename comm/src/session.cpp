@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "jackdaw/comm/gather.hpp"
+#include "jackdaw/comm/collectives.hpp"
 #include "jackdaw/comm/node_cores.hpp"
 #include "jackdaw/comm/wire.hpp"
 

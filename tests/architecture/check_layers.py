@@ -18,6 +18,8 @@ Rules (a plain check of each file's #include lines):
                 both drive a comm::StealProtocol, and neither calls a rule of it (the seed tree's
                 hold and redirect rules, the sleep rules, the policy's choice and outcome) nor
                 keeps its state (requests in flight, held requests, the thief's back-off)
+  apps/         calls no MPI function: it reaches the other ranks only through comm's collectives
+                (comm/collectives.hpp, comm/failure.hpp); the MPI_Comm type may appear
 """
 import os
 import re
@@ -53,6 +55,8 @@ PROTOCOL_RULE = re.compile(r"\b(holdSeedRequest|followSeedRedirect|seedRedirect|
                            r"\b(nextStealNs_?|stealRetryUs_?|publishSoon_?|inflight_|held_)\b|(\.|->)choose\(\)")
 # Where the protocol is driven: (path or folder, what it must mention).
 PROTOCOL_DRIVERS = (("comm/src/comm_thread.cpp", "comm/include/jackdaw/comm/comm_thread.hpp"), ("sim", "sim"))
+# An MPI call in code (comments stripped): apps/ makes none (comm/collectives.hpp names what it needs).
+MPI_CALL = re.compile(r"\bMPI_[A-Z][a-z_]*\s*\(")
 POLICY_CLASS = re.compile(r"(class|struct)\s+\w+[^;{]*:\s*(public\s+)?(jackdaw::)?(comm::)?VictimPolicy\b")
 
 
@@ -125,6 +129,13 @@ def violations(root):
                 if m and (m.group(1).startswith(MPI) or
                           (m.group(1).startswith("jackdaw/comm/") and not m.group(1).startswith(COMM_CORE))):
                     found.append(f"{rel}:{lineno}: an MPI-free comm header must not include {m.group(1)}")
+    for path, rel in sources(root, "apps"):
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for lineno, line in enumerate(f, 1):
+                m = MPI_CALL.search(line.split("//", 1)[0])
+                if m:
+                    found.append(f"{rel}:{lineno}: apps/ calls {m.group(0).rstrip('( ')}; it reaches other ranks only "
+                                 "through comm's collectives (comm/collectives.hpp)")
     return found
 
 
@@ -153,6 +164,8 @@ def self_test():
         "comm/include/jackdaw/comm/policies/m.hpp": '#include "jackdaw/comm/board.hpp"\n',
         "sim/src/n.cpp": "comm::StealProtocol p;\nif (comm::holdSeedRequest(a, b, c, d)) hold();\n",
         "comm/src/comm_thread.cpp": "StealProtocol p;\nconst int v = policy_.choose();\n",
+        "apps/common/src/o.cpp": "  if (size > 1) MPI_Allreduce(&a, &b, 1, MPI_INT, MPI_MAX, world);\n",
+        "apps/maxclique/p.cpp": "MPI_Barrier (MPI_COMM_WORLD);\n",
     }
     clean = {
         "core/include/jackdaw/core/ok.hpp": "#include <atomic>\n#include \"jackdaw/core/model.hpp\"\n",
@@ -164,6 +177,8 @@ def self_test():
                           '#include "jackdaw/trace/trace.hpp"\nclass View final : public comm::BoardView {};\n',
         "comm/include/jackdaw/comm/policies/ok.hpp": '#include "jackdaw/comm/policy.hpp"\n',
         "comm/include/jackdaw/comm/comm_thread.hpp": "std::unique_ptr<StealProtocol> protocol_;\n",
+        "apps/common/src/ok.cpp": "// after MPI_Init (a comment)\nMPI_Comm world = MPI_COMM_WORLD;\n"
+                                  "const bool any = comm::anyRank(world, stop.requested());\n",
     }
     with tempfile.TemporaryDirectory() as root:
         for files in (planted, clean):
@@ -193,7 +208,7 @@ def main():
     found = violations(sys.argv[1])
     for v in found:
         print(v)
-    layers = list(RULES) + list(MPI_FREE)
+    layers = list(RULES) + list(MPI_FREE) + ["apps"]
     files = sum(len(fs) for layer in layers for _, _, fs in os.walk(os.path.join(sys.argv[1], layer)))
     print(f"include graph: {files} files in {', '.join(layers)}; {len(found)} violations")
     return 1 if found else 0

@@ -18,8 +18,8 @@
 #include <sstream>
 
 #include "jackdaw/app/report.hpp"
+#include "jackdaw/comm/collectives.hpp"
 #include "jackdaw/comm/failure.hpp"
-#include "jackdaw/comm/gather.hpp"
 #include "jackdaw/core/errors.hpp"
 
 #ifndef JACKDAW_VERSION
@@ -435,7 +435,7 @@ nlohmann::json writeCheckpoint(const AppContext& ctx, const std::string& dir, st
               (ec ? ec.message() : std::string("it exists already (is another job writing this folder?)"));
   }
   if (!comm::collectiveCheck(ctx.world, error)) throw FailedElsewhere();
-  MPI_Bcast(&seq, 1, MPI_UINT64_T, 0, ctx.world);
+  seq = comm::broadcastFromRoot(ctx.world, seq);
   const fs::path set = d / setName(seq);
 
   // 2. Every rank writes its record, durably; rank 0 gathers the sizes and checksums.

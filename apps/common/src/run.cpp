@@ -4,6 +4,7 @@
 #include <chrono>
 #include <filesystem>
 
+#include "jackdaw/comm/collectives.hpp"
 #include "jackdaw/comm/failure.hpp"
 #include "jackdaw/core/cpu_set.hpp"
 
@@ -65,20 +66,21 @@ void noteSharedCpus(const AppContext& ctx) {
   // Every rank parses the same command line, so they all return here or none does.
   if (want <= 0 || !skeletons::isParallel(ctx.opts.skeleton)) return;
   const int cpus = CpuSet::current().count();
-  // The lowest rank with fewer CPUs than workers, and its CPU count (size: none).
-  int mine[2] = {want > cpus ? ctx.rank : ctx.size, want > cpus ? cpus : 0}, lowest[2] = {mine[0], mine[1]};
-  if (ctx.size > 1) MPI_Allreduce(mine, lowest, 1, MPI_2INT, MPI_MINLOC, ctx.world);
-  if (ctx.rank != 0 || lowest[0] == ctx.size) return;
+  // The lowest rank with fewer CPUs than workers, and its CPU count.
+  std::optional<comm::RankValue> lowest;
+  if (ctx.size > 1) lowest = comm::lowestRankWith(ctx.world, want > cpus, cpus);
+  else if (want > cpus) lowest = comm::RankValue{0, cpus};
+  if (ctx.rank != 0 || !lowest) return;
   if (ctx.size == 1) {
     ctx.log->warn("--threads {0}: this process may run on only {1} CPU(s), so its {0} workers share them", want,
-                  lowest[1]);
+                  lowest->value);
     return;
   }
   ctx.log->warn(
       "--threads {0}: rank {1} may run on only {2} CPU(s), so its {0} workers share them. mpirun binds each "
       "rank to one core by default: add --bind-to none, or --map-by slot:PE={0} to give each rank {0} cores; "
       "under Slurm, ask for --cpus-per-task={0}",
-      want, lowest[0], lowest[1]);
+      want, lowest->rank, lowest->value);
 }
 
 CheckpointLegs::CheckpointLegs(AppContext& ctx) : ctx_(ctx) {
@@ -114,6 +116,21 @@ CheckpointLegs::CheckpointLegs(AppContext& ctx) : ctx_(ctx) {
   }
 }
 
+void CheckpointLegs::beforeLeg(SolveOptions& so) {
+  startLeg();
+  so.stop = &legStop();
+  so.checkpointing = checkpointing();
+}
+
+void CheckpointLegs::afterLeg(Leg& leg) {
+  leg.savedFrom = Leg::Clock::now();
+  leg.again = finishLeg(leg.stats, leg.seconds, leg.incumbent);
+  leg.saved = wrote();
+  leg.savedTo = Leg::Clock::now();
+  leg.savedTasks = savedTasks();
+  leg.allSeconds = seconds();
+}
+
 void CheckpointLegs::startLeg() {
   if (!every_) return;
   leg_.emplace();
@@ -147,8 +164,7 @@ bool CheckpointLegs::finishLeg(const SearchStats& soFar, double legSeconds, cons
   const auto t0 = std::chrono::steady_clock::now();
   nlohmann::json manifest = writeCheckpoint(ctx_, o.checkpointDir, *cp_.saved, leg, previous_, ctx_.checkpointLock.get());
   const double writeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  int signalled = ctx_.stop.requested() ? 1 : 0, any = 0;
-  MPI_Allreduce(&signalled, &any, 1, MPI_INT, MPI_MAX, ctx_.world);
+  const bool signalled = comm::anyRank(ctx_.world, ctx_.stop.requested());
   if (ctx_.rank == 0) {
     nlohmann::json bytes = nlohmann::json::array();
     for (const auto& f : manifest["files"]) bytes.push_back(f["bytes"]);
@@ -161,7 +177,7 @@ bool CheckpointLegs::finishLeg(const SearchStats& soFar, double legSeconds, cons
     ctx_.log->info("checkpoint {} written to {} ({} tasks left)", manifest["sequence"].dump(), o.checkpointDir,
                    manifest["tasks"].dump());
   }
-  if (!every_ || any) return false;
+  if (!every_ || signalled) return false;
   // A pause for the timer: the next leg continues what this one saved.
   previous_ = std::move(manifest);
   cp_.resume = true;
@@ -244,6 +260,47 @@ void GrainCheck::report(AppContext& ctx, std::uint64_t nodes) const {
   ctx.log->warn("one task visited {:.0f}% of the nodes ({} of {}): while it ran, the other {} worker(s) were busy at most "
                 "{:.0f}% of the time (at equal speed per node), so the run was mostly sequential; {}",
                 100 * share, largest_, nodes, workers_ - 1, 100 * othersBusy, advice);
+}
+
+void RunStats::afterLeg(Leg& leg) {
+  if (!leg.workers->empty()) addWorkerReports(ctx_, *leg.workers);
+  if (ctx_.size > 1 && ctx_.rank == 0) {
+    ctx_.distributed = distributedJson(*leg.ranks, ctx_.size);
+    ctx_.distributed["board"]["scheme"] = comm::boardSchemeName(ctx_.opts.steal.board);
+    if (ctx_.opts.steal.board == comm::BoardScheme::Sample) ctx_.distributed["board"]["sample"] = ctx_.opts.steal.boardSample;
+  }
+}
+
+void RunStats::finish(Leg& last) { ctx_.lastRun = {true, last.stats, last.allSeconds, last.stop}; }
+
+TraceRecorder::Search tracedSearch(const AppContext& ctx, const char* kind, double seconds, StopReason stop,
+                                   std::uint64_t nodes, const std::vector<WorkerReport>& reports) {
+  TraceRecorder::Search t;
+  t.kind = kind;
+  t.parallel = skeletons::isParallel(ctx.opts.skeleton);
+  t.workers = t.parallel ? std::max(1, static_cast<int>(reports.size())) : 1;
+  t.wallSeconds = seconds;
+  t.stop = stop;
+  t.nodes = nodes;
+  t.tasksRun = t.parallel ? 0 : 1;
+  for (const auto& w : reports) t.tasksRun += w.tasks;
+  return t;
+}
+
+void TraceRun::observers(std::vector<SearchObserver*>& list) {
+  if (!ctx_.trace) return;
+  if (optimisation_) list.push_back(&history_);
+  else list.push_back(ctx_.trace.get());
+}
+
+void TraceRun::beforeLeg(SolveOptions&) {
+  if (recordsSearch()) cpu0_ = threadCpuNs();
+}
+
+void TraceRun::afterLeg(Leg& leg) {
+  if (!recordsSearch()) return;
+  if (!skeletons::isParallel(ctx_.opts.skeleton)) ctx_.trace->sequentialTask(leg.stats.nodes, threadCpuNs() - cpu0_, rootBytes_);
+  ctx_.trace->searched(tracedSearch(ctx_, kind_, leg.seconds, leg.stop, leg.stats.nodes, *leg.workers));
 }
 
 std::unique_ptr<SlowRank> slowRankFor(const AppContext& ctx) {

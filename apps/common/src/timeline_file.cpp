@@ -1,7 +1,5 @@
 #include "jackdaw/app/timeline_file.hpp"
 
-#include <mpi.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <fstream>
@@ -12,16 +10,15 @@
 #include <nlohmann/json.hpp>
 
 #include "jackdaw/app/report.hpp"
+#include "jackdaw/comm/collectives.hpp"
 #include "jackdaw/core/errors.hpp"
 #include "jackdaw/core/memory_budget.hpp"
 #include "jackdaw/distributed/comm_timeline.hpp"
+#include "jackdaw/distributed/solve.hpp"
 
 namespace jackdaw::app {
 
 namespace {
-constexpr int kTagLength = 71, kTagChunk = 72, kTagClock = 73;
-constexpr std::size_t kChunk = std::size_t{1} << 30;  // MPI counts are ints: big parts go in pieces
-
 const char* stopName(std::int64_t r) {
   switch (r) {
     case 1: return "interrupted";
@@ -78,23 +75,6 @@ struct Writer {
                    t < 0 ? std::string() : fmt::format(",\"tid\":{}", t), value);
   }
 };
-
-void sendPart(MPI_Comm comm, const std::string& part) {
-  const std::uint64_t n = part.size();
-  MPI_Send(&n, 1, MPI_UINT64_T, 0, kTagLength, comm);
-  for (std::size_t at = 0; at < part.size(); at += kChunk)
-    MPI_Send(part.data() + at, static_cast<int>(std::min(kChunk, part.size() - at)), MPI_CHAR, 0, kTagChunk, comm);
-}
-
-std::string receivePart(MPI_Comm comm, int from) {
-  std::uint64_t n = 0;
-  MPI_Recv(&n, 1, MPI_UINT64_T, from, kTagLength, comm, MPI_STATUS_IGNORE);
-  std::string part(n, '\0');
-  for (std::size_t at = 0; at < part.size(); at += kChunk)
-    MPI_Recv(part.data() + at, static_cast<int>(std::min<std::size_t>(kChunk, part.size() - at)), MPI_CHAR, from,
-             kTagChunk, comm, MPI_STATUS_IGNORE);
-  return part;
-}
 }  // namespace
 
 std::string traceEventsOfRank(int rank, int workers, const std::vector<TimelineEvent>& events,
@@ -201,40 +181,23 @@ RunTimeline::~RunTimeline() = default;
 SearchObserver* RunTimeline::observer() { return observer_.get(); }
 comm::CommEvents* RunTimeline::commEvents() { return comm_.get(); }
 
-// Rank 0's epoch is its clock now; every other rank estimates rank 0's clock with a few ping-pongs
-// (Cristian's method: the reply's time is taken as read at the midpoint of the shortest round
-// trip) and puts its epoch where rank 0's is. A barrier alone was not enough: ranks left one
-// up to 8 ms apart on an oversubscribed node.
+void RunTimeline::observers(std::vector<SearchObserver*>& list) {
+  if (on()) list.push_back(observer());
+}
+
+void RunTimeline::beforeLeg(SolveOptions& so) { so.session.comm.events = commEvents(); }
+
+void RunTimeline::afterLeg(Leg& leg) {
+  const int workers = static_cast<int>(leg.workers->size());
+  search(leg.start, leg.end, std::max(1, workers), workers > 0, leg.stats.nodes);
+  if (leg.saved) checkpoint(leg.savedFrom, leg.savedTo, leg.savedTasks);
+}
+
+// Rank 0's epoch is its clock now; every other rank puts its epoch where rank 0's is, estimating
+// rank 0's clock by ping-pong (comm::rootClockNow).
 void RunTimeline::align() {
   if (!on()) return;
-  constexpr int kRounds = 8;
-  const auto ns = [](Clock::duration d) { return std::chrono::duration_cast<std::chrono::nanoseconds>(d).count(); };
-  if (ctx_.size > 1) MPI_Barrier(ctx_.world);
-  if (ctx_.rank == 0) {
-    const auto epoch = Clock::now();
-    tl_->setEpoch(epoch);
-    for (int r = 1; r < ctx_.size; ++r)
-      for (int k = 0; k < kRounds; ++k) {
-        MPI_Recv(nullptr, 0, MPI_BYTE, r, kTagClock, ctx_.world, MPI_STATUS_IGNORE);
-        const std::int64_t t = ns(Clock::now() - epoch);
-        MPI_Send(&t, 1, MPI_INT64_T, r, kTagClock, ctx_.world);
-      }
-    return;
-  }
-  std::int64_t bestRtt = INT64_MAX;
-  Clock::time_point epoch = Clock::now();
-  for (int k = 0; k < kRounds; ++k) {
-    std::int64_t t0 = 0;
-    const auto a = Clock::now();
-    MPI_Send(nullptr, 0, MPI_BYTE, 0, kTagClock, ctx_.world);
-    MPI_Recv(&t0, 1, MPI_INT64_T, 0, kTagClock, ctx_.world, MPI_STATUS_IGNORE);
-    const auto b = Clock::now();
-    if (ns(b - a) < bestRtt) {
-      bestRtt = ns(b - a);
-      epoch = a + (b - a) / 2 - std::chrono::duration_cast<Clock::duration>(std::chrono::nanoseconds(t0));
-    }
-  }
-  tl_->setEpoch(epoch);
+  tl_->setEpoch(ctx_.size > 1 ? comm::rootClockNow(ctx_.world) : Clock::now());
 }
 
 void RunTimeline::search(Clock::time_point start, Clock::time_point end, int workers, bool parallel,
@@ -257,17 +220,18 @@ void RunTimeline::write() {
   // What each rank kept and dropped, for the file's otherData.
   const double firstDropUs = tl_->dropped() > 0 ? 1e-3 * static_cast<double>(tl_->firstDropNs()) : -1.0;
   const double mineCounts[3] = {static_cast<double>(events.size()), static_cast<double>(tl_->dropped()), firstDropUs};
-  std::vector<double> counts(3 * static_cast<std::size_t>(ctx_.size));
-  if (ctx_.size > 1) MPI_Gather(mineCounts, 3, MPI_DOUBLE, counts.data(), 3, MPI_DOUBLE, 0, ctx_.world);
-  else std::copy(mineCounts, mineCounts + 3, counts.begin());
-  if (ctx_.rank != 0) {
-    sendPart(ctx_.world, mine);
-    return;
+  const std::vector<double> counts = ctx_.size > 1 ? comm::gatherDoubles(ctx_.world, mineCounts)
+                                                   : std::vector<double>(mineCounts, mineCounts + 3);
+  std::ofstream f;
+  if (ctx_.rank == 0) {
+    f.open(ctx_.opts.timelineFile, std::ios::trunc);
+    f << "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n";
   }
-  std::ofstream f(ctx_.opts.timelineFile, std::ios::trunc);
   // Every part's lines start with ",\n": the first one's goes.
-  f << "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n" << std::string_view(mine).substr(2);
-  for (int r = 1; r < ctx_.size; ++r) f << receivePart(ctx_.world, r);
+  const auto take = [&](int r, std::string_view part) { f << (r == 0 ? part.substr(2) : part); };
+  if (ctx_.size > 1) comm::streamToRoot(ctx_.world, mine, take);
+  else take(0, mine);
+  if (ctx_.rank != 0) return;
   nlohmann::json ranks = nlohmann::json::array();
   std::uint64_t dropped = 0;
   for (int r = 0; r < ctx_.size; ++r) {

@@ -11,10 +11,12 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
 #include "jackdaw/app/main.hpp"
+#include "jackdaw/app/run_feature.hpp"
 
 namespace jackdaw::app {
 
@@ -35,6 +37,18 @@ class ProgressLog {
   std::condition_variable cv_;
   bool done_ = false;
   std::thread thread_;
+};
+
+// The frame's --progress (run_feature.hpp): the lines start with the search, once every rank is
+// set up, and end when runSearch returns.
+class ProgressRun final : public RunFeature {
+ public:
+  explicit ProgressRun(AppContext& ctx) : ctx_(ctx) {}
+  void searching() override { log_.emplace(ctx_); }
+
+ private:
+  AppContext& ctx_;
+  std::optional<ProgressLog> log_;
 };
 
 }  // namespace jackdaw::app

@@ -11,6 +11,9 @@
 // search pauses every S seconds to save it, then goes on); --resume DIR continues a saved search
 // on any number of ranks. See checkpoint.hpp for the folder.
 //
+// Each of these is a feature of the frame (run_feature.hpp): it owns its state and hooks into
+// the legs of the search; runChecked sets them up and runs the legs.
+//
 // --trace FILE records the search's task tree (trace_file.hpp). Enumeration and decision: the
 // search itself. Branch and bound: the search runs first as usual (its answer is the one printed),
 // then again with its optimum as the initial bound, and that second run is recorded.
@@ -30,6 +33,7 @@
 #include "jackdaw/app/main.hpp"
 #include "jackdaw/app/progress.hpp"
 #include "jackdaw/app/report.hpp"
+#include "jackdaw/app/run_feature.hpp"
 #include "jackdaw/app/signals.hpp"
 #include "jackdaw/app/slow_rank.hpp"
 #include "jackdaw/app/timeline_file.hpp"
@@ -70,8 +74,12 @@ std::unique_ptr<SlowRank> slowRankFor(const AppContext& ctx);
 // the nodes, the other W − 1 workers visited at most the rest: at equal speed they were busy at
 // most (1 − s) / ((W − 1) s) of that time. Above half idle, rank 0 warns and says which flag
 // splits work finer; --stats "grain" holds the numbers either way.
-class GrainCheck {
+class GrainCheck final : public RunFeature {
  public:
+  explicit GrainCheck(AppContext& ctx) : ctx_(ctx) {}
+  void afterLeg(Leg& leg) override { add(*leg.workers, *leg.ranks); }
+  void finish(Leg& last) override { report(ctx_, last.stats.nodes); }
+
   // After each search: this rank's workers, and (rank 0 of several) every rank's.
   void add(const std::vector<WorkerReport>& mine, const distributed::Report& all);
   // After the last search, with the whole run's nodes.
@@ -79,17 +87,23 @@ class GrainCheck {
 
  private:
   void reportAutomatic(AppContext& ctx) const;
+  AppContext& ctx_;
   std::uint64_t largest_ = 0;
   int workers_ = 0;  // across ranks
   std::vector<std::uint64_t> chosen_;  // -d auto / -b auto: each worker's final setting (last search)
   std::uint64_t changes_ = 0;          // and how often the workers changed it
 };
 
-// Checkpoint and resume around the searches of one runSearch call (non-template parts).
-class CheckpointLegs {
+// Checkpoint and resume around the searches of one runSearch call (non-template parts). Each
+// leg resumes what the one before saved; after a leg, the checkpoint it saved is written and
+// another leg follows if the --checkpoint-every timer stopped it.
+class CheckpointLegs final : public RunFeature {
  public:
   // Set-up: reads and checks --resume DIR (this rank's records), prepares --checkpoint DIR.
   explicit CheckpointLegs(AppContext& ctx);
+  void beforeLeg(SolveOptions& so) override;
+  void afterLeg(Leg& leg) override;
+
   bool active() const { return cp_.keep || cp_.resume; }
   distributed::Checkpointing* checkpointing() { return active() ? &cp_ : nullptr; }
   // The stop flag of the next leg: with --checkpoint-every a leg ends at the timer as if
@@ -120,26 +134,61 @@ class CheckpointLegs {
   std::uint64_t savedTasks_ = 0;
 };
 
+// --stats: each leg's per-worker reports added to ctx.workers, rank 0's "distributed" section
+// (of several ranks), and the last run (for a --stats document the app did not write).
+class RunStats final : public RunFeature {
+ public:
+  explicit RunStats(AppContext& ctx) : ctx_(ctx) {}
+  void afterLeg(Leg& leg) override;
+  void finish(Leg& last) override;
+
+ private:
+  AppContext& ctx_;
+};
+
+// --slow-ranks, --slowdown: this rank's slow-down observer, if the list names it.
+class SlowRanks final : public RunFeature {
+ public:
+  explicit SlowRanks(const AppContext& ctx) : slow_(slowRankFor(ctx)) {}
+  void observers(std::vector<SearchObserver*>& list) override {
+    if (slow_) list.push_back(slow_.get());
+  }
+
+ private:
+  std::unique_ptr<SlowRank> slow_;
+};
+
+// What the trace recorder is told about a search it recorded (`kind`: enumeration, optimisation
+// or decision).
+TraceRecorder::Search tracedSearch(const AppContext& ctx, const char* kind, double seconds, StopReason stop,
+                                   std::uint64_t nodes, const std::vector<WorkerReport>& reports);
+
+// --trace: enumeration and decision record the search itself; branch and bound keeps the
+// incumbents it went through, for the recorded run that follows it (detail::recordBoundRun).
+class TraceRun final : public RunFeature {
+ public:
+  // `rootBytes`: the root task's size on the wire (a sequential search is that one task).
+  TraceRun(AppContext& ctx, const char* kind, bool optimisation, std::uint32_t rootBytes)
+      : ctx_(ctx), kind_(kind), optimisation_(optimisation), rootBytes_(rootBytes) {}
+  void observers(std::vector<SearchObserver*>& list) override;
+  void beforeLeg(SolveOptions& so) override;
+  void afterLeg(Leg& leg) override;
+  const ObjectiveHistory& history() const { return history_; }
+
+ private:
+  bool recordsSearch() const { return ctx_.trace && !optimisation_; }
+  AppContext& ctx_;
+  const char* kind_;
+  bool optimisation_;
+  std::uint32_t rootBytes_;
+  std::uint64_t cpu0_ = 0;     // this thread's CPU time when the leg began
+  ObjectiveHistory history_;  // branch and bound: the incumbents, for the levels
+};
+
 namespace detail {
 template <SearchKind K>
 constexpr const char* kindName() {
   return isEnumeration<K> ? "enumeration" : isOptimisation<K> ? "optimisation" : "decision";
-}
-
-// What the trace recorder is told about a search it recorded.
-template <SearchModel M, SearchKind K>
-TraceRecorder::Search tracedSearch(const AppContext& ctx, const SearchResult<M, K>& r,
-                                   const std::vector<WorkerReport>& reports) {
-  TraceRecorder::Search t;
-  t.kind = kindName<K>();
-  t.parallel = skeletons::isParallel(ctx.opts.skeleton);
-  t.workers = t.parallel ? std::max(1, static_cast<int>(reports.size())) : 1;
-  t.wallSeconds = r.seconds;
-  t.stop = r.stop;
-  t.nodes = r.stats.nodes;
-  t.tasksRun = t.parallel ? 0 : 1;
-  for (const auto& w : reports) t.tasksRun += w.tasks;
-  return t;
 }
 
 // A sequential search is one task: the root, its CPU time the calling thread's (seq runs there).
@@ -220,7 +269,7 @@ void recordBoundRun(AppContext& ctx, TraceRecorder& trace, const typename M::Spa
   const std::uint64_t cpu0 = threadCpuNs();
   auto r = solve<M, K, Table>(space, root, params, options(false));
   if (!parallel) trace.sequentialTask(r.stats.nodes, threadCpuNs() - cpu0, rootWireBytes<M>(root));
-  auto t = tracedSearch<M, K>(ctx, r, reports);
+  auto t = tracedSearch(ctx, kindName<K>(), r.seconds, r.stop, r.stats.nodes, reports);
   t.notes = std::move(notes);
   t.extra = std::move(extra);
   trace.searched(std::move(t));
@@ -236,6 +285,8 @@ SearchResult<M, K> runChecked(AppContext& ctx, const typename M::Space& space, t
   if (ctx.size > 1 && !skeletons::isParallel(o.skeleton))
     throw InputError("--skeleton " + o.skeleton + " runs on one rank; with " + std::to_string(ctx.size) +
                      " ranks choose a parallel skeleton");
+  // The features (run_feature.hpp). Those with set-up checks come first: a bad --resume DIR or
+  // --timeline FILE is found before the ranks' collective set-up check.
   CheckpointLegs legs(ctx);
   if (legs.active() && !legs.checkpointing()->from.empty()) {
     // A record this build cannot read is bad input, found here, before any rank starts searching.
@@ -245,22 +296,23 @@ SearchResult<M, K> runChecked(AppContext& ctx, const typename M::Space& space, t
   RunTimeline timeline(ctx);
   checkSetupAcrossRanks(ctx);
   noteSharedCpus(ctx);
-  ProgressLog progress(ctx);
+  TraceRun trace(ctx, kindName<K>(), isOptimisation<K>, ctx.trace ? rootWireBytes<M>(root) : 0);
+  SlowRanks slow(ctx);
+  RunStats stats(ctx);
+  GrainCheck grain(ctx);
+  ProgressRun progress(ctx);
+  // Their hooks run in this order: the trace's observer first and the timeline's last (a task's
+  // span includes the slow-down); after a leg, the checkpoint legs before the timeline (which
+  // draws the checkpoint written).
+  RunFeature* const features[] = {&trace, &slow, &stats, &grain, &legs, &progress, &timeline};
+
   std::vector<WorkerReport> reports;
-  const auto slow = slowRankFor(ctx);
   std::vector<SearchObserver*> observers;
-  // --trace: the search itself is recorded, except branch and bound's (recordBoundRun, below).
-  TraceRecorder* const trace = isOptimisation<K> ? nullptr : ctx.trace.get();
-  if (trace) observers.push_back(trace);
-  ObjectiveHistory history;  // branch and bound under --trace: the incumbents, for the levels
-  if (isOptimisation<K> && ctx.trace) observers.push_back(&history);
-  if (slow) observers.push_back(slow.get());
-  if (timeline.on()) observers.push_back(timeline.observer());  // last: a task's span includes the slow-down
+  for (auto* f : features) f->observers(observers);
   const skeletons::Settings settings = skeletonSettings(ctx, &reports, observers);
-  timeline.align();
+  for (auto* f : features) f->searching();
   // From here a signal stops the search cleanly (partial result, checkpoint) instead of the process.
   if (ctx.signals) ctx.signals->searching();
-  GrainCheck grain;
   for (;;) {
     // The library call, one per leg: on one rank it runs the search here, on several it spans
     // them and every rank gets the whole result.
@@ -269,46 +321,31 @@ SearchResult<M, K> runChecked(AppContext& ctx, const typename M::Space& space, t
     so.skeleton = o.skeleton;
     so.settings = settings;
     so.session = sessionConfig(ctx);
-    so.session.comm.events = timeline.commEvents();
-    so.stop = &legs.legStop();
+    so.stop = &ctx.stop;
     so.report = &report;
-    so.checkpointing = legs.checkpointing();
     so.test = ctx.test ? &ctx.test->launch : nullptr;
-    legs.startLeg();
-    const auto start = RunTimeline::Clock::now();
-    const std::uint64_t cpu0 = trace ? threadCpuNs() : 0;
+    for (auto* f : features) f->beforeLeg(so);
+    Leg leg;
+    leg.workers = &reports;
+    leg.ranks = &report;
+    leg.start = Leg::Clock::now();
     auto r = solve<M, K, Table>(space, root, params, so);
-    if constexpr (!isOptimisation<K>) {
-      if (trace) {
-        if (!skeletons::isParallel(o.skeleton)) trace->sequentialTask(r.stats.nodes, threadCpuNs() - cpu0, rootWireBytes<M>(root));
-        trace->searched(tracedSearch<M, K>(ctx, r, reports));
-      }
-    }
-    timeline.search(start, RunTimeline::Clock::now(), std::max<int>(1, static_cast<int>(reports.size())),
-                    !reports.empty(), r.stats.nodes);
-    if (!reports.empty()) addWorkerReports(ctx, reports);
-    grain.add(reports, report);
-    if (ctx.size > 1 && ctx.rank == 0) {
-      ctx.distributed = distributedJson(report, ctx.size);
-      ctx.distributed["board"]["scheme"] = comm::boardSchemeName(ctx.opts.steal.board);
-      if (ctx.opts.steal.board == comm::BoardScheme::Sample) ctx.distributed["board"]["sample"] = ctx.opts.steal.boardSample;
-    }
-    const auto saving = RunTimeline::Clock::now();
-    nlohmann::json incumbent;
+    leg.end = Leg::Clock::now();
+    leg.stats = r.stats;
+    leg.seconds = leg.allSeconds = r.seconds;
+    leg.stop = r.stop;
     if constexpr (!isEnumeration<K> && std::is_arithmetic_v<typename SearchTypes<M, K>::Obj>)
-      if (r.objective) incumbent = *r.objective;
-    const bool again = legs.finishLeg(r.stats, r.seconds, incumbent);
-    if (legs.wrote()) timeline.checkpoint(saving, RunTimeline::Clock::now(), legs.savedTasks());
-    if (!again) {
-      grain.report(ctx, r.stats.nodes);
-      timeline.write();
-      if constexpr (isOptimisation<K>)
-        if (ctx.trace) recordBoundRun<M, K, Table>(ctx, *ctx.trace, space, root, params, r, history);
-      r.seconds = legs.seconds();
-      ctx.lastRun = {true, r.stats, r.seconds, r.stop};
-      return r;
+      if (r.objective) leg.incumbent = *r.objective;
+    for (auto* f : features) f->afterLeg(leg);
+    if (leg.again) {
+      reports.clear();
+      continue;
     }
-    reports.clear();
+    for (auto* f : features) f->finish(leg);
+    if constexpr (isOptimisation<K>)
+      if (ctx.trace) recordBoundRun<M, K, Table>(ctx, *ctx.trace, space, root, params, r, trace.history());
+    r.seconds = leg.allSeconds;
+    return r;
   }
 }
 }  // namespace detail

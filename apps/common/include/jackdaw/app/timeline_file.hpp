@@ -6,6 +6,8 @@
 // (termination waves) and "main" (each search, checkpoints written).
 // Times are microseconds since rank 0's start, every rank's clock set to rank 0's by ping-pong.
 //
+// A feature of the app frame (run_feature.hpp); its hooks do this:
+//
 //   RunTimeline tl(ctx);                       // off unless --timeline; checks FILE is writable
 //   if (auto* o = tl.observer()) observers.push_back(o);
 //   session.comm.events = tl.commEvents();
@@ -23,6 +25,7 @@
 #include <vector>
 
 #include "jackdaw/app/main.hpp"
+#include "jackdaw/app/run_feature.hpp"
 #include "jackdaw/comm/comm_events.hpp"
 #include "jackdaw/core/timeline.hpp"
 
@@ -32,14 +35,20 @@ class CommTimeline;
 
 namespace jackdaw::app {
 
-class RunTimeline {
+class RunTimeline final : public RunFeature {
  public:
   using Clock = Timeline::Clock;
   // Off without --timeline. On rank 0 a FILE that cannot be written is an InputError, now.
   explicit RunTimeline(AppContext& ctx);
-  ~RunTimeline();
+  ~RunTimeline() override;
   RunTimeline(const RunTimeline&) = delete;
   RunTimeline& operator=(const RunTimeline&) = delete;
+
+  void observers(std::vector<SearchObserver*>& list) override;
+  void searching() override { align(); }
+  void beforeLeg(SolveOptions& so) override;
+  void afterLeg(Leg& leg) override;
+  void finish(Leg&) override { write(); }
 
   bool on() const { return tl_ != nullptr; }
   SearchObserver* observer();
