@@ -6,8 +6,8 @@
 //   childrenWithout(p, x)       how many children p without x has, read from p (that child is not built)
 // Removing x: dec'[i] = dec[i] - [i - x in S], i.e. dec[i] - min(dec[i - x], 1). With the zero bytes
 // in front of dec (negative numbers are not in S) this holds for every i, so each kernel runs a
-// fixed number of whole registers with no branch on x: reading at max(i - x, -width) gives zeros
-// for the registers entirely below x. The same registers, compared with 1, give the gens bits, so
+// fixed number of whole registers with no branch on x: the registers entirely below x read
+// zeros from the front (detail::shiftedBy). The same registers, compared with 1, give the gens bits, so
 // no mask is ever reloaded from the bytes just stored (a load across several recent stores waits
 // for them: reading the masks that way cost more than the work it saved).
 // The child without x has conductor x + 1 and multiplicity m' (m, or x + 1 when x = m); its
@@ -89,6 +89,14 @@ inline int childrenWithout(const Node<Size>& p, int x) {
   if (x == p.m) n += d[x + p.m + 1] == 2;
   return n;
 }
+// Where removing x reads p for the register at i (W bytes): dec + i - x, whose bytes below dec
+// are the zero front. A node of size 128 never removes x >= kFront; a larger one reads the
+// front's start for the registers wholly below x - kFront.
+template <int Size>
+inline const std::uint8_t* shiftedBy(const std::uint8_t* d, int i, int x) {
+  if constexpr (3 * (Node<Size>::maxGenus - 1) < kFront) return d + i - x;
+  else return d + std::max(i - x, -kFront);
+}
 // Removing the multiplicity (only possible when m == c) makes x + 1 the smallest element.
 template <int Size>
 inline int childMultiplicity(const Node<Size>& p, int x) { return x == p.m ? x + 1 : p.m; }
@@ -141,7 +149,7 @@ struct Sse2 {
       for (int q = 0; q < 4; ++q) {
         const int i = 64 * w + 16 * q;
         const __m128i a = _mm_load_si128(reinterpret_cast<const __m128i*>(d + i));
-        const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d + std::max(i - x, -16)));
+        const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(detail::shiftedBy<Size>(d, i, x)));
         const __m128i v = _mm_sub_epi8(a, _mm_min_epu8(b, one));
         _mm_store_si128(reinterpret_cast<__m128i*>(out.dec() + i), v);
         bits |= std::uint64_t(std::uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(v, one)))) << (16 * q);
@@ -169,7 +177,7 @@ struct Avx2 {
       for (int q = 0; q < 2; ++q) {
         const int i = 64 * w + 32 * q;
         const __m256i a = _mm256_load_si256(reinterpret_cast<const __m256i*>(d + i));
-        const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(d + std::max(i - x, -32)));
+        const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(detail::shiftedBy<Size>(d, i, x)));
         const __m256i v = _mm256_sub_epi8(a, _mm256_min_epu8(b, one));
         _mm256_store_si256(reinterpret_cast<__m256i*>(out.dec() + i), v);
         bits |= std::uint64_t(std::uint32_t(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, one)))) << (32 * q);
