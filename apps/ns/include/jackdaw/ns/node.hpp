@@ -16,8 +16,6 @@
 
 namespace jackdaw::ns {
 
-// Zero bytes in front of dec: more than any generator a node of size 128 removes (x <= 3 * 41),
-// so its removal kernel reads dec[i - x] with no clamp; a larger node clamps at -kFront.
 // Zero bytes in front of dec: more than any x a node of size 128 removes (x <= 3 * 41), so its
 // removal kernel reads dec[i - x] with no clamp (measured 3 % faster than clamping with 64); a
 // larger node clamps at -kFront.
