@@ -19,14 +19,23 @@ const char* toString(Simd s) {
   return "?";
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+namespace {
+bool bmiToo() {
+  return __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
+}
+}  // namespace
+#endif
+
 bool cpuHas(Simd s) {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_cpu_init();
   switch (s) {
     case Simd::Scalar: return true;
     case Simd::Sse2: return __builtin_cpu_supports("sse2");
-    case Simd::Avx2: return __builtin_cpu_supports("avx2");
-    case Simd::Avx512: return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+    // The Avx2 and Avx512 kernels are compiled with BMI1/BMI2 and POPCNT as well (kernels.hpp).
+    case Simd::Avx2: return __builtin_cpu_supports("avx2") && bmiToo();
+    case Simd::Avx512: return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && bmiToo();
   }
   return false;
 #else

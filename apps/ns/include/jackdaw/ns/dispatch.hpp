@@ -32,9 +32,9 @@ template <int Size, class Body>
 template <int Size, class Body>
 [[gnu::flatten]] auto inSse2(Body& body) { return body.template operator()<Model<Sse2, Size>>(); }
 template <int Size, class Body>
-[[gnu::target("avx2"), gnu::flatten]] auto inAvx2(Body& body) { return body.template operator()<Model<Avx2, Size>>(); }
+[[gnu::target(JACKDAW_NS_AVX2_TARGET), gnu::flatten]] auto inAvx2(Body& body) { return body.template operator()<Model<Avx2, Size>>(); }
 template <int Size, class Body>
-[[gnu::target("avx512f,avx512bw"), gnu::flatten]] auto inAvx512(Body& body) {
+[[gnu::target(JACKDAW_NS_AVX512_TARGET), gnu::flatten]] auto inAvx512(Body& body) {
   return body.template operator()<Model<Avx512, Size>>();
 }
 #endif

@@ -35,7 +35,7 @@ struct Generator {
       for (auto& b : bits) b = 0;
       return;
     }
-    Isa::childMask(p, bits);
+    detail::childMask(p, bits);
     numChildren = ones(bits);
   }
 
@@ -53,16 +53,10 @@ struct Generator {
   [[gnu::always_inline]] int countChildrenOfNext() {
     const int x = takeNext();
     if (parent.g + 1 >= Node<Size>::maxGenus) return 0;  // as the child's own Generator says
-    std::uint64_t grand[words];
-    Isa::childMaskWithout(parent, x, grand);
-    return ones(grand);
+    return detail::childrenWithout(parent, x);
   }
 
-  [[gnu::always_inline]] static int ones(const std::uint64_t (&mask)[words]) {
-    int n = 0;
-    for (int w = 0; w < words; ++w) n += std::popcount(mask[w]);
-    return n;
-  }
+  [[gnu::always_inline]] static int ones(const std::uint64_t (&mask)[words]) { return detail::ones<words>(mask); }
 
   // The next generator x >= c (the smallest left), taken off the mask.
   [[gnu::always_inline]] int takeNext() {
