@@ -103,6 +103,22 @@ def run_leg(cmd, delay, timeout):
     return p.returncode, out, err
 
 
+def wait_for_lock_release(ck, seconds=15):
+    """mpirun may return as soon as one rank exits non-zero (it then ends the others), so rank 0 of
+    the leg that held --checkpoint's lock can still be exiting when the next leg starts; a job
+    requeued by Slurm starts after the whole job has ended. Wait for the lock's process to be gone."""
+    lock = os.path.join(ck, "lock")
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            pid = json.load(open(lock))["pid"]
+        except (OSError, ValueError, KeyError):
+            return
+        if not os.path.exists(f"/proc/{pid}"):
+            return
+        time.sleep(0.05)
+
+
 def killed_early(rc, err):
     """The signal arrived before the app could catch it (during MPI start-up): the default action
     killed it. Nothing was written, the previous checkpoint (if any) stands."""
@@ -149,6 +165,7 @@ def main():
             delay = round(rng.uniform(0.5, 0.5 + 0.6 * full), 2) if k < 2 else None
             cmd = command(a.build, app, args, ranks, workers, skeleton, extra)
             rc, out, err = run_leg(cmd, delay, timeout)
+            wait_for_lock_release(ck)
             legs.append(f"{ranks}x{workers} {skeleton} signal@{delay} -> {rc}")
             if rc is None:
                 print(f"FAIL trial {i}: leg {k} hung ({' '.join(cmd)})")
