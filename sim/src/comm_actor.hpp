@@ -34,7 +34,7 @@ class CommActor final : public comm::StealPort {
       bool active = handleInbox(lock);
       exchangeBound();
       active |= protocol_->serveHeld(job_.done);
-      if (job_.ranks.size() > 1) active |= protocol_->onTurn(now, r_.needsWork());
+      active |= protocol_->onTurn(now, r_.needsWork());
       maybePublish(now);
       if (auto peer = protocol_->probeDue(now)) probe(*peer, lock);
       protocol_->refreshIfDue(now);

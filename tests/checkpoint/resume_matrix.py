@@ -68,7 +68,7 @@ def cases(src):
         "uts": ("uts", ["--tree", "T1L"], [f"tree nodes: {t['tree nodes']}", f"leaves: {t['leaves']}"], 5),
         # 16 queens: 14,772,512 solutions (OEIS A000170)
         "nqueens": ("nqueens", ["-n", "16"], ["solutions: 14772512"], 5),
-        # about 9 s on one worker with the degeneracy order and recolouring (bench/results/maxclique_bound.md)
+        # about 9 s on one worker since the degeneracy order and recolouring (bench/results/maxclique_bound.md)
         "maxclique": ("maxclique", [clq("brock400_4")], [f"omega = {omega}"], 6),
         # decision: is there a clique of omega + 1 vertices in brock400_4 (no), of omega - 2 in brock400_1 (yes)
         "decision": ("maxclique", [clq("brock400_4"), "--decision", str(omega + 1)],
@@ -101,22 +101,6 @@ def run_leg(cmd, delay, timeout):
         out, err = p.communicate()
         return None, out, err
     return p.returncode, out, err
-
-
-def wait_for_lock_release(ck, seconds=15):
-    """mpirun may return as soon as one rank exits non-zero (it then ends the others), so rank 0 of
-    the leg that held --checkpoint's lock can still be exiting when the next leg starts; a job
-    requeued by Slurm starts after the whole job has ended. Wait for the lock's process to be gone."""
-    lock = os.path.join(ck, "lock")
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        try:
-            pid = json.load(open(lock))["pid"]
-        except (OSError, ValueError, KeyError):
-            return
-        if not os.path.exists(f"/proc/{pid}"):
-            return
-        time.sleep(0.05)
 
 
 def killed_early(rc, err):
@@ -165,7 +149,6 @@ def main():
             delay = round(rng.uniform(0.5, 0.5 + 0.6 * full), 2) if k < 2 else None
             cmd = command(a.build, app, args, ranks, workers, skeleton, extra)
             rc, out, err = run_leg(cmd, delay, timeout)
-            wait_for_lock_release(ck)
             legs.append(f"{ranks}x{workers} {skeleton} signal@{delay} -> {rc}")
             if rc is None:
                 print(f"FAIL trial {i}: leg {k} hung ({' '.join(cmd)})")

@@ -13,6 +13,7 @@
 #include "jackdaw/app/run.hpp"
 #include "jackdaw/app/signals.hpp"
 #include "jackdaw/app/trace_file.hpp"
+#include "jackdaw/comm/collectives.hpp"
 #include "jackdaw/comm/failure.hpp"
 #include "jackdaw/comm/runtime.hpp"
 #include "jackdaw/core/errors.hpp"
@@ -157,6 +158,13 @@ int runMain(int argc, char** argv, const std::string& name, const std::string& d
       std::cout << "PARTIAL RESULT: the search was interrupted; the numbers above are what was found so far\n";
     if (ctx.rank == 0 && !ctx.checkpointNote.empty()) std::cout << ctx.checkpointNote << "\n";
     std::cout.flush();
+    // --checkpoint's lock is released before any rank exits: mpirun ends a job as soon as one rank
+    // exits non-zero (an interrupted search exits 3), and would otherwise return while rank 0
+    // still holds the lock, so that a leg started right after found the folder in use.
+    if (ctx.size > 1 && !ctx.opts.checkpointDir.empty()) {
+      ctx.checkpointLock.reset();
+      comm::anyRank(ctx.world, false);
+    }
     return code;
   } catch (const SetupFailedElsewhere&) {
     return kBadInput;  // rank 0 printed the failing rank's message
