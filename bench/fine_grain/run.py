@@ -3,7 +3,7 @@
 workloads that must not get slower, alternated in one session against an older build.
 
   bench/fine_grain/run.py [--build build] [--baseline-build OLD_BUILD] [--reps 3]
-                          [--cases t3l,t1l,ns40,brock400_4,t1xl] [--out FILE]
+                          [--cases t3l,t1l,ns40,brock400_4,t1xl] [--variants REGEX] [--out FILE]
 
 Every case runs each variant once per repetition, in an order rotated by one each repetition
 (benchlib.alternated). Time is the search time the app reports in --stats (MPI start-up excluded).
@@ -11,6 +11,7 @@ Every run of a case must report the same node count (and answer) as the first.
 """
 import argparse
 import os
+import re
 import shlex
 import statistics
 import sys
@@ -30,10 +31,14 @@ def cases():
         ("2 workers, old build", [], ["--skeleton", "budget", "--threads", "2"], "old"),
         ("2 ranks x 1", MPI2, ["--skeleton", "budget", "--threads", "1"], "new"),
         ("2 ranks x 1, old build", MPI2, ["--skeleton", "budget", "--threads", "1"], "old"),
+        ("2 ranks x 1, --steal-hold-us 0", MPI2, ["--skeleton", "budget", "--threads", "1", "--steal-hold-us", "0"], "new"),
     ]
     same = lambda skel: [  # noqa: E731
         ("2 workers", [], skel + ["--threads", "2"], "new"),
         ("2 workers, old build", [], skel + ["--threads", "2"], "old"),
+        ("2 ranks x 1", MPI2, skel + ["--threads", "1"], "new"),
+        ("2 ranks x 1, old build", MPI2, skel + ["--threads", "1"], "old"),
+        ("2 ranks x 1, --steal-hold-us 0", MPI2, skel + ["--threads", "1", "--steal-hold-us", "0"], "new"),
     ]
     return {
         "t3l": ("uts", ["--tree", "T3L"], uts_variants),
@@ -63,6 +68,7 @@ def main():
     ap.add_argument("--cases", default="t3l,t1l,ns40,brock400_4")
     ap.add_argument("--out")
     ap.add_argument("--note", default="")
+    ap.add_argument("--variants", help="only the variants whose label matches this regular expression")
     a = ap.parse_args()
     chosen = a.cases.split(",")
     all_cases = cases()
@@ -77,6 +83,8 @@ def main():
         app, inst, variants = all_cases[name]
         if not a.baseline_build:
             variants = [v for v in variants if v[3] == "new"]
+        if a.variants:
+            variants = [v for v in variants if re.search(a.variants, v[0])]
         times = {v[0]: [] for v in variants}
         counts = {v[0]: [] for v in variants}
         ref = None

@@ -50,6 +50,13 @@ void addCommOptions(CLI::App& app, CommOptions& comm, StealOptions& steal, const
          "doubles from 20 µs up to this)")
       ->default_str(std::to_string(comm.stealRetryMax.count()))
       ->check(cli::real(1.0, 1e9));
+  app.add_option_function<double>(
+         "--steal-hold-us",
+         [&comm](double us) { comm.stealHoldMax = std::chrono::microseconds(static_cast<std::int64_t>(us)); },
+         "Between ranks: a rank with nothing to give, whose busy worker splits for the thief, holds a steal "
+         "request up to this long and answers it with that split (µs; 0 = refuse at once)")
+      ->default_str(std::to_string(comm.stealHoldMax.count()))
+      ->check(cli::real(0.0, 1e9));
 }
 
 }  // namespace jackdaw::comm

@@ -47,7 +47,10 @@ nlohmann::json toJson(const CommStats& s) {
           {"seeds_granted", s.seedsGranted},
           {"seeds_held", s.seedsHeld},
           {"seed_redirects", s.seedRedirects},
-          {"seed_hold_us_total", s.seedHoldUsTotal}};
+          {"seed_hold_us_total", s.seedHoldUsTotal},
+          {"steals_held", s.stealsHeld},
+          {"held_granted", s.heldGranted},
+          {"steal_hold_us_total", s.stealHoldUsTotal}};
 }
 
 void addLog2(std::vector<std::uint64_t>& cells, double us) {

@@ -206,6 +206,8 @@ bool CommThread::Port::stopped() { return t_.board_.stopReason() != 0; }
 
 bool CommThread::Port::holdsWork() { return t_.work_.runningTasks() > 0 || t_.work_.queuedTasks() > 0; }
 
+bool CommThread::Port::splitsForThieves() { return t_.work_.splitsForThieves(); }
+
 // The answer's header goes first (sendAnswer fills it in), then giveAway serialises the tasks
 // straight into the send buffer.
 std::uint32_t CommThread::Port::take(int /*thief*/, const StealRequest& q) {

@@ -121,9 +121,9 @@ void StealProtocol::onRequest(int thief, const StealRequest& q, bool draining) {
   if (burst_ > 0 && at - std::min(at, lastRequestNs_) > static_cast<std::uint64_t>(o_.herdWindow.count()) * 1000) endBurst();
   ++burst_;
   lastRequestNs_ = at;
-  if (!answer(thief, q, at, draining, q.seed ? std::optional<double>(0.0) : std::nullopt)) {
+  if (!answer(thief, q, at, draining, 0.0)) {
     held_.push_back({thief, q, at});
-    ++stats_.seedsHeld;
+    ++(q.seed ? stats_.seedsHeld : stats_.stealsHeld);
   }
 }
 
@@ -142,16 +142,22 @@ bool StealProtocol::serveHeld(bool draining) {
   return any;
 }
 
-// heldUs: for a seed request, how long it has been held (0 on arrival); such a request that gets
-// nothing may be kept instead (seed_tree.hpp). take() is asked even so: it is what makes a busy
-// worker split for a thief.
-bool StealProtocol::answer(int thief, const StealRequest& q, std::uint64_t arrivedNs, bool draining,
-                           std::optional<double> heldUs) {
+// A seed request waits while this rank has work or expects its own (seed_tree.hpp); any other
+// request while a busy worker will split for it. Either for at most its maximum.
+bool StealProtocol::keep(const StealRequest& q, double heldUs) {
+  if (q.seed) return holdSeedRequest(seeding_, port_.holdsWork(), heldUs, static_cast<double>(o_.seedHoldMax.count()));
+  return heldUs < static_cast<double>(o_.stealHoldMax.count()) && port_.splitsForThieves();
+}
+
+// heldUs: how long the request has been held (0 on arrival). take() is asked even when the request
+// may be kept: it is what makes a busy worker split for a thief.
+bool StealProtocol::answer(int thief, const StealRequest& q, std::uint64_t arrivedNs, bool draining, double heldUs) {
   const std::uint32_t count = draining ? 0 : port_.take(thief, q);
-  if (count == 0 && heldUs && !draining &&
-      holdSeedRequest(seeding_, port_.holdsWork(), *heldUs, static_cast<double>(o_.seedHoldMax.count())))
-    return false;
-  if (heldUs && *heldUs > 0) stats_.seedHoldUsTotal += *heldUs;
+  if (count == 0 && !draining && keep(q, heldUs)) return false;
+  if (heldUs > 0) {
+    (q.seed ? stats_.seedHoldUsTotal : stats_.stealHoldUsTotal) += heldUs;
+    if (!q.seed && count > 0) ++stats_.heldGranted;
+  }
   std::optional<int> redirect;
   if (count == 0 && q.seed && !draining) {
     // A refused seed request names where to ask next (seed_tree.hpp).
@@ -231,7 +237,7 @@ std::optional<std::chrono::microseconds> StealProtocol::afterTurn(bool active, i
     backoff_ = o_.minSleep;
     return std::nullopt;
   }
-  // Held seed requests wait for spare work, which nobody announces: look as often as for a reply.
+  // Held requests wait for spare work, which nobody announces: look as often as for a reply.
   const Sleep s = nextSleep(o_, backoff_, !inflight_.empty() || !held_.empty(), lastRecord_.pooled > 0, idleWorkers,
                             sendsPending);
   backoff_ = std::min(s.now * 2, s.cap);

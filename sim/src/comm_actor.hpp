@@ -56,6 +56,8 @@ class CommActor final : public comm::StealPort {
   std::uint64_t nowNs() override { return detail::nowNs(); }
   bool stopped() override { return job_.done; }
   bool holdsWork() override { return r_.running > 0 || r_.pool.size() > 0; }
+  // Hunger mode: a busy worker's private stack splits for a refused thief (take() below).
+  bool splitsForThieves() override { return r_.split && r_.running > 0; }
 
   // As SearchWork::giveAway: tasksPerSteal of what the request may have, shallowest first. Under
   // hunger splitting, nothing to give and nothing pooled asks a busy worker to split (the engine's

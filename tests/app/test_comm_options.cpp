@@ -61,6 +61,7 @@ void expectSame(const Parsed& a, const Parsed& b, const std::string& what) {
   EXPECT_EQ(a.comm.seedRedirect, b.comm.seedRedirect);
   EXPECT_EQ(a.comm.stealRetryMax, b.comm.stealRetryMax);
   EXPECT_EQ(a.comm.seedHoldMax, b.comm.seedHoldMax);
+  EXPECT_EQ(a.comm.stealHoldMax, b.comm.stealHoldMax);
   EXPECT_EQ(a.steal.policy, b.steal.policy);
   EXPECT_EQ(a.steal.policyParams, b.steal.policyParams);
   EXPECT_EQ(a.steal.seed, b.steal.seed);
@@ -72,7 +73,7 @@ const std::vector<std::string> kGiven = {"--steal",         "one",         "--se
                                          "--seed-redirect", "off",         "--steal-retry-max-us", "2500",
                                          "--policy",        "performance", "--perf-alpha",         "0.9",
                                          "--seed",          "42",          "--board",              "sample",
-                                         "--board-sample",  "7"};
+                                         "--board-sample",  "7",           "--steal-hold-us",      "0"};
 
 }  // namespace
 
@@ -83,6 +84,7 @@ TEST(shared_comm_options, DefaultsAreTheRuntimes) {
     EXPECT_EQ(p.comm.seedArity, runtime.seedArity);
     EXPECT_EQ(p.comm.seedRedirect, runtime.seedRedirect);
     EXPECT_EQ(p.comm.stealRetryMax, runtime.stealRetryMax);
+    EXPECT_EQ(p.comm.stealHoldMax, runtime.stealHoldMax);
     EXPECT_EQ(p.steal.policy, "random");
     EXPECT_EQ(p.steal.board, comm::BoardScheme::All);
     EXPECT_EQ(p.steal.boardSample, 4);
@@ -99,6 +101,7 @@ TEST(shared_comm_options, AppAndSimReadTheSameValues) {
   EXPECT_EQ(app.comm.seedArity, 3);
   EXPECT_FALSE(app.comm.seedRedirect);
   EXPECT_EQ(app.comm.stealRetryMax, std::chrono::microseconds(2500));
+  EXPECT_EQ(app.comm.stealHoldMax, std::chrono::microseconds(0));
   EXPECT_EQ(app.steal.policy, "performance");
   EXPECT_DOUBLE_EQ(app.steal.policyParams.at("--perf-alpha"), 0.9);
   EXPECT_EQ(app.steal.seed, 42u);
@@ -119,7 +122,7 @@ TEST(shared_comm_options, InvalidChoicesAreRefusedAlike) {
       {"--steal", "HALF"},        {"--steal", "1"},           {"--steal", "0"},    {"--steal", ""},
       {"--seed-redirect", "maybe"}, {"--seed-redirect", "true"}, {"--board", "Sample"}, {"--board", "1"},
       {"--policy", "nosuch"},     {"--perf-alpha", "2"},      {"--perf-wait-max-ms", "1e10"},
-      {"--steal-retry-max-us", "0"}, {"--seed-tree", "x"},   {"--board-sample", "0"}};
+      {"--steal-retry-max-us", "0"}, {"--seed-tree", "x"},   {"--board-sample", "0"}, {"--steal-hold-us", "-1"}};
   for (const auto& args : bad) {
     std::string appWhy, simWhy;
     try {

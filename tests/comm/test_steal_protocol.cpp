@@ -27,7 +27,7 @@ struct Sent {
 class FakePort final : public StealPort {
  public:
   std::uint64_t now = 0;
-  bool stop = false, work = false;
+  bool stop = false, work = false, splits = false;
   std::deque<std::uint32_t> gives;  // what take() hands out, in turn (then 0)
   int takes = 0;
   std::vector<Sent> sent;
@@ -41,6 +41,7 @@ class FakePort final : public StealPort {
     return n;
   }
   bool holdsWork() override { return work; }
+  bool splitsForThieves() override { return splits; }
   void sendAnswer(int thief, const StealRequest& q, std::uint32_t count, std::optional<int> redirect) override {
     sent.push_back({false, thief, q, count, redirect});
   }
@@ -154,6 +155,65 @@ TEST(StealProtocol, NothingToTakeIsARefusal) {
   r.p->onRequest(3, StealRequest{}, true);
   EXPECT_EQ(r.port.sent[2].count, 0u);
   EXPECT_EQ(r.port.takes, 2);
+}
+
+// A steal request with nothing to give waits for the split a busy worker makes for it (take() asked
+// for it): answered with that split at the next serveHeld; refused once stealHoldMax has passed,
+// once no worker would split, or while draining; never held with stealHoldMax 0.
+TEST(StealProtocol, StealRequestsWaitForABusyWorkersSplit) {
+  CommOptions o;
+  o.stealHoldMax = 500us;
+  Rig r(1, 4, o);
+  r.port.splits = true;
+  r.p->onRequest(2, StealRequest{}, false);
+  EXPECT_TRUE(r.port.sent.empty());
+  EXPECT_TRUE(r.p->holdsRequests());
+  EXPECT_EQ(r.stats.stealsHeld, 1u);
+  EXPECT_FALSE(r.p->serveHeld(false));  // no split yet
+  r.port.gives = {16};
+  r.port.now = r.us(30);
+  EXPECT_TRUE(r.p->serveHeld(false));
+  ASSERT_EQ(r.port.sent.size(), 1u);
+  EXPECT_EQ(r.port.sent[0].to, 2);
+  EXPECT_EQ(r.port.sent[0].count, 16u);
+  EXPECT_EQ(r.stats.heldGranted, 1u);
+  EXPECT_DOUBLE_EQ(r.stats.stealHoldUsTotal, 30.0);
+  EXPECT_FALSE(r.p->holdsRequests());
+
+  // Past stealHoldMax: refused, and a plain steal names nowhere else to go.
+  r.p->onRequest(3, StealRequest{}, false);
+  r.port.now += r.us(499);
+  EXPECT_FALSE(r.p->serveHeld(false));
+  r.port.now += r.us(1);
+  EXPECT_TRUE(r.p->serveHeld(false));
+  ASSERT_EQ(r.port.sent.size(), 2u);
+  EXPECT_EQ(r.port.sent[1].count, 0u);
+  EXPECT_FALSE(r.port.sent[1].redirect);
+
+  // The busy worker finished (nothing will split): refused at the next look.
+  r.p->onRequest(2, StealRequest{}, false);
+  r.port.splits = false;
+  EXPECT_TRUE(r.p->serveHeld(false));
+  EXPECT_EQ(r.port.sent.back().count, 0u);
+
+  // Draining: refused at once, nothing taken.
+  r.port.splits = true;
+  const int takes = r.port.takes;
+  r.p->onRequest(3, StealRequest{}, true);
+  EXPECT_EQ(r.port.sent.back().count, 0u);
+  EXPECT_EQ(r.port.takes, takes);
+  EXPECT_EQ(r.stats.stealsHeld, 3u);
+  EXPECT_EQ(r.stats.heldGranted, 1u);
+
+  // stealHoldMax 0: the rule is off.
+  CommOptions off;
+  off.stealHoldMax = 0us;
+  Rig z(1, 4, off);
+  z.port.splits = true;
+  z.p->onRequest(2, StealRequest{}, false);
+  ASSERT_EQ(z.port.sent.size(), 1u);
+  EXPECT_EQ(z.port.sent[0].count, 0u);
+  EXPECT_EQ(z.stats.stealsHeld, 0u);
 }
 
 // A seed request with nothing to give is held while the victim has work, and answered with work

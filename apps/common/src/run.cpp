@@ -56,7 +56,7 @@ comm::SessionConfig sessionConfig(const AppContext& ctx) {
   c.seed = o.steal.seed;
   c.board = o.steal.board;
   c.boardSample = o.steal.boardSample;
-  c.comm = o.comm;  // --steal, --seed-tree, --seed-redirect, --steal-retry-max-us, --doorbell, --watchdog
+  c.comm = o.comm;  // --steal, --seed-tree, --seed-redirect, --steal-retry-max-us, --steal-hold-us, --doorbell, --watchdog
   c.comm.stealHalf = o.comm.stealHalf || o.chunked;
   return c;
 }

@@ -37,7 +37,7 @@ struct StealOptions {
 };
 
 // --policy and the constants of every policy in `policies`, --seed, --board, --board-sample,
-// --steal, --seed-tree, --seed-redirect, --steal-retry-max-us. Defaults: those of `comm` and `steal`
+// --steal, --seed-tree, --seed-redirect, --steal-retry-max-us, --steal-hold-us. Defaults: those of `comm` and `steal`
 // as passed (CommOptions{} and StealOptions{}: the runtime's).
 void addCommOptions(CLI::App& app, CommOptions& comm, StealOptions& steal, const PolicyRegistry& policies);
 

@@ -22,6 +22,11 @@ struct CommOptions {
   // policy from the start.
   int seedArity = 0;
   std::chrono::microseconds seedHoldMax{5000};
+  // A victim with nothing to give, whose busy worker splits for a refused thief (the hunger rule,
+  // stack stealing), holds a steal request up to this long and answers it with that split, instead
+  // of refusing it and letting the thief come back after its back-off and a second round trip.
+  // 0 = refuse at once.
+  std::chrono::microseconds stealHoldMax{500};
   // A refused seed request names the victim's own parent, and the thief asks there next
   // (seed_tree.hpp). false: a refusal ends the seed phase.
   bool seedRedirect = true;

@@ -57,6 +57,10 @@ struct CommStats {
   // later, and the time they waited.
   std::uint64_t seedRequests = 0, seedsGranted = 0, seedsHeld = 0, seedRedirects = 0;
   double seedHoldUsTotal = 0.0;
+  // Victim: steal requests held for a busy worker's split (CommOptions::stealHoldMax), how many of
+  // those the split answered with work, and the time they waited.
+  std::uint64_t stealsHeld = 0, heldGranted = 0;
+  double stealHoldUsTotal = 0.0;
 
   template <class Archive>
   void serialize(Archive& ar) {
@@ -64,7 +68,7 @@ struct CommStats {
        bytesSent, bytesReceived, boardPublishes, boundPublishes, stopPublishes, waves, stealRoundTripUsTotal,
        commCpuSeconds, commWallSeconds, latencyUs, roundTripUs, hungerEpisodes, requestBursts, choiceBins,
        choiceVictims, choicesDropped, roundTripLog2, recordAgeLog2, requestsPromised, promisedRefused,
-       unpromisedGranted, publishUsTotal, fetchUsTotal, boardFetches, fetchedRecords, doorbellRings, seedRequests, seedsGranted, seedsHeld, seedHoldUsTotal, commSleeps, ownCores, seedRedirects);
+       unpromisedGranted, publishUsTotal, fetchUsTotal, boardFetches, fetchedRecords, doorbellRings, seedRequests, seedsGranted, seedsHeld, seedHoldUsTotal, commSleeps, ownCores, seedRedirects, stealsHeld, heldGranted, stealHoldUsTotal);
   }
 };
 

@@ -91,6 +91,7 @@ class CommThread {
     bool stopped() override;
     std::uint32_t take(int thief, const StealRequest& q) override;
     bool holdsWork() override;
+    bool splitsForThieves() override;
     void sendAnswer(int thief, const StealRequest& q, std::uint32_t count, std::optional<int> redirect) override;
     void sendRequest(int victim, const StealRequest& q, bool ring) override;
 

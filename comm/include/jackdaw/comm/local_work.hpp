@@ -70,6 +70,9 @@ class LocalWork {
   // the wire format (wire.hpp), to `out`; spare is stealableCount, or seedableCount for a seed
   // request (seed). Returns how many tasks went; 0 = nothing to give (and `out` unchanged).
   virtual std::uint32_t giveAway(bool half, bool seed, std::vector<std::byte>& out) = 0;
+  // A busy worker here will split for a thief that giveAway found nothing for (the request may wait
+  // for it: CommOptions::stealHoldMax).
+  virtual bool splitsForThieves() { return false; }
   // --- thief side: read `count` tasks from `bytes` and put them in the pool.
   virtual void receive(std::span<const std::byte> bytes, std::uint32_t count) = 0;
 

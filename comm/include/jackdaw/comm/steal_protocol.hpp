@@ -57,6 +57,9 @@ class StealPort {
   virtual std::uint32_t take(int thief, const StealRequest& q) = 0;
   // Victim: a task runs or waits on this rank (it will have work to give).
   virtual bool holdsWork() = 0;
+  // Victim: a busy worker here splits for a thief that take() found nothing for (take() asked it
+  // to), so a request is worth holding for that split (CommOptions::stealHoldMax).
+  virtual bool splitsForThieves() { return false; }
   // Send the answer built by the last take() (none: a refusal) to `thief`; a refused seed request
   // may name the rank to ask next.
   virtual void sendAnswer(int thief, const StealRequest& q, std::uint32_t count, std::optional<int> redirect) = 0;
@@ -86,11 +89,13 @@ class StealProtocol {
   void onReply(int victim, std::uint32_t count, std::optional<int> redirect, bool draining);
 
   // ---- victim ----
-  // A request from `thief`: answered at once (work, or a refusal), or, a seed request with nothing
-  // to give yet, held (seed_tree.hpp). While draining every request is refused without taking.
+  // A request from `thief`: answered at once (work, or a refusal), or, with nothing to give yet,
+  // held: a seed request while this rank has work or expects some (seed_tree.hpp), any request
+  // while a busy worker splits for it (stealHoldMax). While draining every request is refused
+  // without taking.
   void onRequest(int thief, const StealRequest& q, bool draining);
-  // Held seed requests: answered once there is spare work, refused once holding is over (all of
-  // them while draining). Returns whether any was answered.
+  // Held requests: answered once there is spare work, refused once holding is over (all of them
+  // while draining). Returns whether any was answered.
   bool serveHeld(bool draining);
 
   // ---- the board record ----
@@ -135,8 +140,10 @@ class StealProtocol {
     StealRequest q;
     std::uint64_t arrivedNs;
   };
-  // Answer q (work or a refusal); false: a seed request kept to answer later, nothing sent.
-  bool answer(int thief, const StealRequest& q, std::uint64_t arrivedNs, bool draining, std::optional<double> heldUs);
+  // Answer q (work or a refusal), held for heldUs so far; false: kept to answer later, nothing sent.
+  bool answer(int thief, const StealRequest& q, std::uint64_t arrivedNs, bool draining, double heldUs);
+  // Whether a request that take() found nothing for is kept rather than refused.
+  bool keep(const StealRequest& q, double heldUs);
   void roundTripSample(int peer, double us);
   void endBurst();
 
@@ -153,7 +160,7 @@ class StealProtocol {
   bool hungry_ = false;   // hungry at the last turn (hunger episodes)
   bool seeding_ = false;  // our seed request is still to be sent or answered
   int seedVictim_ = -1;   // where it goes: our tree parent, then the rank a refusal named
-  std::vector<Held> held_;  // seed requests waiting for spare work
+  std::vector<Held> held_;  // requests waiting for spare work
   std::uint64_t lastRequestNs_ = 0, burst_ = 0;  // herding: the last request's arrival, its burst so far
   RankRecord lastRecord_{};
   bool everPublished_ = false, publishSoon_ = false;

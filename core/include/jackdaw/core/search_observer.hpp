@@ -85,6 +85,9 @@ class SearchObserver {
   virtual void taskFinished(const TaskSpan& /*span*/) {}
   // After a task is fully accounted, the pool was empty: some worker may need work now.
   virtual void poolRanDry() {}
+  // A worker split for a remote thief that found the pool empty (requestSplit): a request held for
+  // that split can be answered now.
+  virtual void splitForThief() {}
   // The search's stop reason rose to r (once per reason: interrupted, then found, then failed),
   // on `worker` (-1: not on a worker, e.g. the seed failed on the launching thread).
   virtual void stopRequested(StopReason /*r*/, int /*worker*/) {}

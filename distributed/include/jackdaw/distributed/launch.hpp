@@ -189,6 +189,7 @@ class Launch {
     struct Bridge final : SearchObserver {
       Bridge(comm::Session& se, Search& sr, unsigned bellNodes) : session(se), search(sr), doorbellNodes(bellNodes) {}
       void poolRanDry() override { session.wake(); }  // this rank may need work: steal now
+      void splitForThief() override { session.wake(); }  // a held request can be answered
       // A thief rang: the comm thread answers now rather than after its sleep.
       unsigned pulseEvery() const override { return doorbellNodes; }
       void pulse() override { session.pollDoorbell(); }

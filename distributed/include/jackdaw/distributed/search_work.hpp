@@ -93,6 +93,8 @@ class SearchWork final : public comm::LocalWork {
     return count;
   }
 
+  bool splitsForThieves() override { return s_.splitsForThieves() && s_.runtime().runningTasks() > 0; }
+
   void receive(std::span<const std::byte> bytes, std::uint32_t count) override {
     comm::wire::Reader r(bytes);
     for (std::uint32_t i = 0; i < count; ++i) {

@@ -75,7 +75,7 @@ SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
   if (opts.grain.automatic) {
     const double target = opts.grain.targetSeconds;
     return jackdaw::detail::searchFromRoot<M, K>(space, std::move(root), params, stop, opts,
-                                                 std::forward<Launch>(launch), [target](S& s) {
+                                                 std::forward<Launch>(launch), Hungry, [target](S& s) {
                                                    jackdaw::detail::AutoGrain& g = s.self().grain;
                                                    if (g.value == 0) g.value = jackdaw::detail::AutoGrain::kFirstBudget;
                                                    return AutoBudgetHooks<M, K, Hungry>{s, g, target};
@@ -83,7 +83,7 @@ SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
   }
   const std::uint64_t budget = opts.budget;
   return jackdaw::detail::searchFromRoot<M, K>(space, std::move(root), params, stop, opts, std::forward<Launch>(launch),
-                                               [budget](S& s) { return BudgetHooks<M, K, Hungry>{s, budget}; });
+                                               Hungry, [budget](S& s) { return BudgetHooks<M, K, Hungry>{s, budget}; });
 }
 
 }  // namespace detail

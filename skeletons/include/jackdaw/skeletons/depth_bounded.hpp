@@ -90,7 +90,7 @@ SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
     std::atomic<int> cutoff{opts.spawnDepth};
     const double target = opts.grain.targetSeconds;
     return jackdaw::detail::searchFromRoot<M, K>(
-        space, std::move(root), params, stop, opts, std::forward<Launch>(launch), [&cutoff, target](S& s) {
+        space, std::move(root), params, stop, opts, std::forward<Launch>(launch), Hungry, [&cutoff, target](S& s) {
           jackdaw::detail::AutoGrain& g = s.self().grain;
           const int c = cutoff.load(std::memory_order_relaxed);
           g.value = std::max<std::uint64_t>(g.value, static_cast<std::uint64_t>(c));
@@ -99,7 +99,7 @@ SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
   }
   const int cutoff = opts.spawnDepth;
   return jackdaw::detail::searchFromRoot<M, K>(space, std::move(root), params, stop, opts, std::forward<Launch>(launch),
-                                               [cutoff](S& s) { return CutoffHooks<M, K, Hungry>{s, cutoff}; });
+                                               Hungry, [cutoff](S& s) { return CutoffHooks<M, K, Hungry>{s, cutoff}; });
 }
 
 }  // namespace detail

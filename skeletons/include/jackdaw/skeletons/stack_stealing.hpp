@@ -35,7 +35,7 @@ SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
     }
   };
   return detail::searchFromRoot<M, K>(space, std::move(root), params, stop, opts, std::forward<Launch>(launch),
-                                      [perSplit](S& s) { return Hooks{s, perSplit}; });
+                                      true, [perSplit](S& s) { return Hooks{s, perSplit}; });
 }
 
 template <SearchModel M, SearchKind K>

@@ -23,7 +23,7 @@ struct CommonOptions {
   std::string skeleton = "seq";        // a name in the skeleton table (skeletons/table.hpp)
   // Between ranks (comm::addCommOptions, the flags jackdaw-sim takes too): --policy and its
   // constants, --seed, --board, --board-sample here; --steal, --seed-tree, --seed-redirect,
-  // --steal-retry-max-us, and the apps' own --doorbell and --watchdog straight into `comm`.
+  // --steal-retry-max-us, --steal-hold-us, and the apps' own --doorbell and --watchdog straight into `comm`.
   comm::StealOptions steal;
   comm::CommOptions comm;
   int threads = 0;                     // 0: one worker per CPU this process may use

@@ -5,7 +5,8 @@
 //   using S = detail::DepthPoolSearch<M, K>;
 //   struct Hooks { S& s; ... };                       // engine hooks, see core/depth_first.hpp
 //   return detail::searchFromRoot<M, K>(space, std::move(root), params, stop, opts, launch,
-//                                       [](S& s) { return Hooks{s, ...}; });
+//                                       splitsForThieves, [](S& s) { return Hooks{s, ...}; });
+// splitsForThieves: the hooks split for a remote thief that found the pool empty (requestSplit).
 #pragma once
 
 #include <cstddef>
@@ -29,6 +30,7 @@ template <class S, class Dfs>
 int splitIntoPool(S& s, Dfs& dfs, std::size_t maxTasks = std::numeric_limits<std::size_t>::max(),
                   bool acrossLevels = false, bool forThief = false) {
   int depth = -1;
+  const bool remote = forThief && s.remoteHungry();
   dfs.splitShallowest(
       maxTasks,
       [&](auto&& c, int d) {
@@ -37,6 +39,7 @@ int splitIntoPool(S& s, Dfs& dfs, std::size_t maxTasks = std::numeric_limits<std
       },
       acrossLevels);
   if (forThief && depth >= 0) s.publish();
+  if (remote && depth >= 0) s.splitForThief();
   return depth;
 }
 
@@ -70,9 +73,11 @@ decltype(auto) withHungerRule(const ParallelOptions& o, Run&& run) {
 template <SearchModel M, SearchKind K, class Launch, class HooksFor>
 SearchResult<M, K> searchFromRoot(const typename M::Space& space, typename M::Node root,
                                   const typename SearchTypes<M, K>::Params& params, StopFlag& stop,
-                                  const ParallelOptions& opts, Launch&& launch, HooksFor hooksFor) {
+                                  const ParallelOptions& opts, Launch&& launch, bool splitsForThieves,
+                                  HooksFor hooksFor) {
   using S = DepthPoolSearch<M, K>;
   S s(space, params, stop, opts.runtime);
+  s.setSplitsForThieves(splitsForThieves);
   auto body = [&s, &hooksFor](typename S::Slot& slot, typename S::TaskT&& t) {
     auto hooks = hooksFor(s);
     DepthFirst<M, K, decltype(hooks)> dfs(slot.rules, hooks, slot.stack);

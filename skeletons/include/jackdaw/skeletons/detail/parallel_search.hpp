@@ -204,6 +204,14 @@ class ParallelSearch {
   // A remote thief found the pool empty: let a busy worker split (stack stealing answers it).
   void requestSplit() { remoteHunger_.store(true, std::memory_order_relaxed); }
   bool remoteHungry() const { return remoteHunger_.load(std::memory_order_relaxed); }
+  // From a worker, after it split for a remote thief: the driver answers a request held for it.
+  void splitForThief() {
+    for (SearchObserver* o : observers_) o->splitForThief();
+  }
+  // Whether the skeleton's workers answer requestSplit (the hunger rule, stack stealing): then a
+  // remote thief's request may wait for the split (comm::CommOptions::stealHoldMax).
+  void setSplitsForThieves(bool on) { splitsForThieves_ = on; }
+  bool splitsForThieves() const { return splitsForThieves_; }
 
   // Run on this process: `seed` runs first on a worker (it pushes the first tasks), then every
   // task through the body, until none is left (and release(), if the runtime is held). Throws
@@ -452,6 +460,7 @@ class ParallelSearch {
   alignas(64) std::atomic<std::uint64_t> created_{0};
   alignas(64) std::atomic<std::uint64_t> finished_{0};
   std::atomic<bool> remoteHunger_{false};
+  bool splitsForThieves_ = false;
   std::atomic<int> stopSeen_{0};  // the highest stop reason the observers were told
   mutable std::mutex errorMutex_;
   std::exception_ptr error_;
