@@ -148,6 +148,18 @@ def fmt_answer(mode, x):
     return str(x) if mode == "count" else ("SAT" if x else "UNSAT")
 
 
+def label(c):
+    """A case as the table shows it: the folder for a pattern/target pair in one folder, else pattern → target."""
+    p, t = c["pattern"], c["target"]
+    if p.endswith("/pattern") and t == p[:-len("pattern")] + "target":
+        return f"`{p[:-len('/pattern')]}`"
+    return f"`{p}` → `{t}`"
+
+
+def ratio_str(r):
+    return f"{r:.2f}" if r >= 0.1 else f"{r:.2g}"
+
+
 def spread(xs, timeouts, timeout, cpu=None):
     """median [min, max]; for a run killed at the timeout, what it had used by then."""
     if timeouts:
@@ -248,21 +260,22 @@ def main():
     t.append("- CPU: user + system seconds of the process; wall: start to exit; both include start-up and reading "
              "the graphs; median [min, max]; ratio = Glasgow / Jackdaw CPU medians (above 1: Jackdaw faster)")
     t.append("")
-    t.append("| pattern → target (instances/sip/) | variant | answer | Glasgow CPU s | Jackdaw CPU s | ratio (CPU) "
-             "| Glasgow wall s | Jackdaw wall s | Glasgow nodes | Jackdaw nodes |")
+    t.append("| instance (instances/sip/: pattern → target, or a folder's pattern and target) | variant | answer "
+             "| Glasgow CPU s | Jackdaw CPU s | ratio (CPU) | Glasgow wall s | Jackdaw wall s | Glasgow nodes "
+             "| Jackdaw nodes |")
     t.append("|---|---|---|---|---|---|---|---|---|---|")
     for c, res in rows:
         g, j = res["Glasgow"], res["Jackdaw"]
         if g["timeout"] and j["timeout"]:
             ratio = "?"
         elif j["timeout"]:  # Jackdaw's CPU time at the kill is a lower bound on its time
-            ratio = f"< {statistics.median(g['cpu']) / max(j['cpu']):.2g}"
+            ratio = f"< {ratio_str(statistics.median(g['cpu']) / max(j['cpu']))}"
         elif g["timeout"]:
-            ratio = f"> {max(g['cpu']) / statistics.median(j['cpu']):.2g}"
+            ratio = f"> {ratio_str(max(g['cpu']) / statistics.median(j['cpu']))}"
         else:
-            ratio = f"{statistics.median(g['cpu']) / max(statistics.median(j['cpu']), 1e-9):.2f}"
+            ratio = ratio_str(statistics.median(g['cpu']) / max(statistics.median(j['cpu']), 1e-9))
         variant = ("induced" if c["induced"] else "non-induced") + (", count" if c["mode"] == "count" else "")
-        t.append(f"| `{c['pattern']}` → `{c['target']}` | {variant} | {fmt_answer(c['mode'], c['want'])} "
+        t.append(f"| {label(c)} | {variant} | {fmt_answer(c['mode'], c['want'])} "
                  f"| {spread(g['cpu'], g['timeout'], a.timeout, g['cpu'])} "
                  f"| {spread(j['cpu'], j['timeout'], a.timeout, j['cpu'])} "
                  f"| {ratio} | {spread(g['wall'], g['timeout'], a.timeout)} "
@@ -289,6 +302,9 @@ def self_test():
                           "decision") == (True, 4)
     assert jackdaw_result({"complete": False, "result": {"satisfiable": False}, "stats": {"nodes": 4}},
                           "decision") == (None, 4)
+    assert ratio_str(0.37) == "0.37" and ratio_str(0.00049) == "0.00049" and ratio_str(11.05) == "11.05"
+    assert label({"pattern": "LV/g10", "target": "LV/g42"}) == "`LV/g10` → `LV/g42`"
+    assert label({"pattern": "a/b/pattern", "target": "a/b/target"}) == "`a/b`"
     cases = read_cases(os.path.join(SIP, "ANSWERS.tsv"))
     assert cases and all(os.path.exists(os.path.join(SIP, c["pattern"])) for c in cases)
     print("vs_glasgow_sip.py self-test: ok")
