@@ -82,8 +82,8 @@ if want uts; then
 fi
 
 # ---- 2. CliSAT (San Segundo et al.): the repository holds no source, only the authors' binaries.
-#         bin/CliSAT at c33e952 is their Linux x86-64 build of 2022-04-17 (statically linked to nothing
-#         unusual: libstdc++, libm, libc). Usage: CliSAT FILE.clq TIMELIMIT_S ORDER (1 degree sort, 2 colour sort).
+#         bin/CliSAT at c33e952 is their Linux x86-64 build of 2022-04-17 (dynamically linked to the system's
+#         libstdc++, libm and libc only). Usage: CliSAT FILE.clq TIMELIMIT_S ORDER (1 degree sort, 2 colour sort).
 if want clisat; then
   need_git CLISAT_GIT psanse/CliSAT
   mkdir -p clisat
