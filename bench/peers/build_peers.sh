@@ -21,7 +21,7 @@
 #   PEERS_DIR/uts/{uts-seq,uts-pthread,uts-mpi-ws}      (bench/uts_reference/run.py --ref PEERS_DIR/uts)
 #   PEERS_DIR/clisat/CliSAT                             (CliSAT FILE.clq TIMELIMIT_S ORDER)
 #   PEERS_DIR/glasgow/{glasgow_subgraph_solver,glasgow_clique_solver}
-#                                                       (bench/peers/vs_glasgow_sip.py --glasgow PEERS_DIR/glasgow/...)
+#                                    (bench/peers/vs_glasgow_sip.py PEERS_DIR/glasgow/glasgow_subgraph_solver ...)
 #   PEERS_DIR/nm/nm-treewalk-gG                         (bench/ns/vs_numericmonoid.py PEERS_DIR/nm ...)
 #   PEERS_DIR/src/... (checked-out sources), PEERS_DIR/build/... (build trees and logs)
 # Needs: git, gcc/g++ (C++20 for the Glasgow solver; GCC 12 works), cmake >= 3.21, ninja, libgmp-dev,
