@@ -5,7 +5,7 @@ its serial elision, one binary per genus bound), side by side on one machine.
     bench/ns/vs_numericmonoid.py NM_DIR JACKDAW_BUILD [--genera 36 38 40] [--reps 5] [--simd auto]
                                  [--out FILE]
 
-NM_DIR holds nm-treewalk-gG for each genus G, as the peers bundle's build-peers.sh builds them
+NM_DIR holds nm-treewalk-gG for each genus G, as bench/peers/build_peers.sh builds them into PEERS_DIR/nm
 (g++ -O3 -march=x86-64-v3 -DMAX_GENUS=G). JACKDAW_BUILD is a build directory with apps/ns/ns.
 The two programs run alternately (NM, Jackdaw, NM, Jackdaw, ...) so that a change in the machine's
 load falls on both. Every run's counts per genus must agree (OEIS A007323), else the script stops.

@@ -18,13 +18,16 @@ Jackdaw's seq). Within a cell the two run alternately, reference then Jackdaw, R
 
 Times are what each program reports of its search: the reference's "Wallclock time = X sec",
 Jackdaw's "seconds" of its --stats JSON (the time it prints as `time: X s`); start-up (and MPI's
-launch) is outside both. Every run's node count is checked: the reference's "Tree size = N" must
+launch) is outside both. Beside them, each process's CPU time (user + system, start-up included;
+for MPI cells that of mpirun and its ranks), the fairer measure of one-worker cells on a machine
+shared with other jobs. Every run's node count is checked: the reference's "Tree size = N" must
 equal Jackdaw's nodes, and the known size where presets.cpp's tree is one of KNOWN (a mismatch
 stops the script).
 """
 import argparse
 import os
 import re
+import resource
 import shlex
 import statistics
 import subprocess
@@ -84,22 +87,27 @@ def commands(a, tree, kind, n):
             mpirun(n) + jd + par + ["--threads", "1"])
 
 
+def children_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def run_ref(cmd, timeout):
-    t0 = time.monotonic()
+    t0, c0 = time.monotonic(), children_cpu()
     p = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=timeout)
-    wall = time.monotonic() - t0
+    wall, cpu = time.monotonic() - t0, children_cpu() - c0
     size, secs = REF_SIZE.search(p.stdout), REF_TIME.search(p.stdout)
     if p.returncode != 0 or not size or not secs:
         sys.exit(f"{shlex.join(cmd)} failed (exit {p.returncode}) or printed no tree size / time:\n"
                  f"{p.stdout}{p.stderr}")
-    return int(size.group(1)), float(secs.group(1)), wall
+    return int(size.group(1)), float(secs.group(1)), wall, cpu
 
 
 def run_jackdaw(cmd, timeout):
-    t0 = time.monotonic()
+    t0, c0 = time.monotonic(), children_cpu()
     doc = benchlib.run_stats(cmd, cwd=ROOT, timeout=timeout)
-    wall = time.monotonic() - t0
-    return int(doc["stats"]["nodes"]), float(doc["seconds"]), wall
+    wall, cpu = time.monotonic() - t0, children_cpu() - c0
+    return int(doc["stats"]["nodes"]), float(doc["seconds"]), wall, cpu
 
 
 def outside(path):
@@ -154,26 +162,28 @@ def main():
 
     started = benchlib.utc_now()
     load = " ".join(open("/proc/loadavg").read().split()[:3])
-    res = {}  # (tree, cell, impl) -> [(secs, wall)]
+    res = {}  # (tree, cell, impl) -> [(secs, wall, cpu)]
     nodes = {}
     for tree in trees:
         for cell in cells:
             ref_cmd, jd_cmd = commands(a, tree, *cell)
             for rep in range(a.reps):
                 for impl, cmd, runner in (("reference", ref_cmd, run_ref), ("Jackdaw", jd_cmd, run_jackdaw)):
-                    n, secs, wall = runner(cmd, a.timeout)
+                    n, secs, wall, cpu = runner(cmd, a.timeout)
                     want = nodes.setdefault(tree, KNOWN.get(tree, n))
                     if n != want:
                         sys.exit(f"{tree}: {shlex.join(cmd)} counted {n} nodes, expected {want}")
-                    res.setdefault((tree, cell, impl), []).append((secs, wall))
+                    res.setdefault((tree, cell, impl), []).append((secs, wall, cpu))
                     print(f"# {tree} {'workers' if cell[0] == 'w' else 'ranks'} {cell[1]} rep {rep + 1} "
-                          f"{impl}: {n} nodes, {secs:.3f} s (process {wall:.3f} s)", file=sys.stderr, flush=True)
+                          f"{impl}: {n} nodes, {secs:.3f} s (process {wall:.3f} s, CPU {cpu:.3f} s)",
+                          file=sys.stderr, flush=True)
 
     def med(tree, cell, impl):
-        return statistics.median(s for s, _ in res[(tree, cell, impl)])
+        return statistics.median(x[0] for x in res[(tree, cell, impl)])
 
     out = [f"# {a.title}", ""]
-    out.append(f"- date: {started}; load average at start: {load}")
+    load_end = " ".join(open("/proc/loadavg").read().split()[:3])
+    out.append(f"- date: {started}; load average at start: {load}, at the end: {load_end}")
     out.append(f"- machine: {benchlib.machine()}")
     argv = [os.path.abspath(x) if os.path.exists(x) and x not in trees else x for x in sys.argv[1:]]
     out.append(f"- command: `{shlex.join(['bench/uts_reference/run.py'] + [shown(a, x) for x in argv])}`")
@@ -182,28 +192,32 @@ def main():
                + ("`JACKDAW`, a uts binary outside this checkout" if outside(a.jackdaw) else f"`{shown(a, a.jackdaw)}`"))
     out.append(f"- {a.reps} runs per implementation and cell, alternating reference / Jackdaw; times are the "
                "search time each program reports (reference: \"Wallclock time\", Jackdaw: --stats \"seconds\"), "
-               "median [min, max] in seconds")
+               "median [min, max] in seconds; process CPU = user + system seconds of the process, start-up "
+               "included")
     if a.note:
         out.append(f"- note: {a.note}")
     out += ["",
             "Columns: `× ref seq` = the reference's sequential median / this median; `× Jackdaw seq` = Jackdaw's "
             "seq median / this median; `ref / Jackdaw` = the reference's median / Jackdaw's in the same cell "
             "(above 1: Jackdaw faster).", ""]
-    out.append("| tree | nodes | workers | implementation | seconds | process wall (median) | M nodes/s "
-               "| × ref seq | × Jackdaw seq | ref / Jackdaw |")
-    out.append("|---|---|---|---|---|---|---|---|---|---|")
+    out.append("| tree | nodes | workers | implementation | seconds | process wall (median) | process CPU "
+               "| M nodes/s | × ref seq | × Jackdaw seq | ref / Jackdaw | ref / Jackdaw (CPU) |")
+    out.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for tree in trees:
         ref_seq, jd_seq = med(tree, ("w", 1), "reference"), med(tree, ("w", 1), "Jackdaw")
         for cell in cells:
             label = f"{cell[1]}" if cell[0] == "w" else f"{cell[1]} ranks × 1"
             for impl in ("reference", "Jackdaw"):
-                xs = [s for s, _ in res[(tree, cell, impl)]]
-                walls = [w for _, w in res[(tree, cell, impl)]]
+                xs = [x[0] for x in res[(tree, cell, impl)]]
+                walls = [x[1] for x in res[(tree, cell, impl)]]
+                cpus = [x[2] for x in res[(tree, cell, impl)]]
                 m = statistics.median(xs)
                 ratio = f"{med(tree, cell, 'reference') / m:.2f}" if impl == "Jackdaw" else ""
+                ref_cpu = statistics.median(x[2] for x in res[(tree, cell, "reference")])
+                ratio_cpu = f"{ref_cpu / statistics.median(cpus):.2f}" if impl == "Jackdaw" else ""
                 out.append(f"| {tree} | {nodes[tree]:,} | {label} | {impl} | {benchlib.spread(xs)} "
-                           f"| {statistics.median(walls):.3f} | {nodes[tree] / m / 1e6:.2f} "
-                           f"| {ref_seq / m:.2f} | {jd_seq / m:.2f} | {ratio} |")
+                           f"| {statistics.median(walls):.3f} | {benchlib.spread(cpus)} | {nodes[tree] / m / 1e6:.2f} "
+                           f"| {ref_seq / m:.2f} | {jd_seq / m:.2f} | {ratio} | {ratio_cpu} |")
     out += ["", "Commands (per tree; `REF` is the folder the reference was built into):", ""]
     for tree in trees:
         for cell in cells:
