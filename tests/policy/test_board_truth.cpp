@@ -49,6 +49,7 @@ struct FakeSearch {
   Runtime& runtime() { return runtime_; }
   StopFlag& stopFlag() { return stop_; }
   void requestSplit() { ++splits; }
+  bool splitsForThieves() const { return false; }
   std::optional<TaskT> stealShallowest() {
     if (pool_.tasks.empty()) return std::nullopt;
     TaskT t = pool_.tasks.front();
