@@ -68,6 +68,9 @@ Running start(const SimConfig& cfg, const trace::Trace& t, HostLoad& load) {
     r->workerLargest.assign(static_cast<std::size_t>(cfg.workers), 0);
     r->tree = r->ownTree = static_cast<int>(job.trees.size()) - 1;  // no incumbent yet: the weakest tree
     r->startedIn.assign(job.trees.size(), 0);
+    r->nodesIn.assign(job.trees.size(), 0);
+    r->foundAt.assign(job.trees.size(), -1.0);
+    r->ranAt.assign(job.trees.size(), -1.0);
     if (cfg.splitOnHunger) {
       r->split = std::make_unique<PrivateStacks>(cfg.workers);
       r->splitWake = sg4::ConditionVariable::create();

@@ -46,8 +46,14 @@ void splitter(Job& job, Rank& r) {
   }
 }
 
-// The rank's bound rose to tree `t` by its own find.
-void foundBetter(Rank& r, int t) {
+// The rank's bound rose to tree `t` by its own find. As the runtime's offerBound, a better bound
+// wakes the comm actor, which publishes it at the turn that follows.
+void foundBetter(Job& job, Rank& r, int t) {
+  if (t < r.ownTree) {
+    r.wake();
+    auto& at = r.foundAt[static_cast<std::size_t>(t)];
+    if (at < 0) at = nowS() - job.startTime;
+  }
   r.ownTree = std::min(r.ownTree, t);
   r.tree = std::min(r.tree, t);
 }
@@ -109,6 +115,7 @@ void runTask(Job& job, Rank& r, int w, std::uint64_t packed) {
     const std::size_t impEnd = t.firstImprovement.empty() ? 0 : t.firstImprovement[id + 1];
     while (imp < impEnd && static_cast<double>(t.improvements[imp].afterNodes) < pos) ++imp;
     if (r.split) r.split->setRate(w, nsPerNode);
+    if (auto& at = r.ranAt[static_cast<std::size_t>(tr)]; at < 0) at = nowS() - job.startTime;
     if (rec.nodes == 0) execNs(static_cast<double>(rec.cpuNs));
     int better = tr;
     for (;;) {
@@ -117,7 +124,7 @@ void runTask(Job& job, Rank& r, int w, std::uint64_t packed) {
         spawnTask(job, r, w, pack(tr, *kid));
       }
       for (; imp < impEnd && static_cast<double>(t.improvements[imp].afterNodes) <= pos; ++imp)
-        foundBetter(r, job.treeFor(t.improvements[imp].objective));
+        foundBetter(job, r, job.treeFor(t.improvements[imp].objective));
       better = std::min(tr, r.tree);
       if (pos >= end || better < tr) break;
       // Run to the next event: a child's spawn point, an improvement, the end, or a bound check.
@@ -126,7 +133,9 @@ void runTask(Job& job, Rank& r, int w, std::uint64_t packed) {
       if (imp < impEnd) next = std::min(next, static_cast<double>(t.improvements[imp].afterNodes));
       if (job.trees.size() > 1) next = std::min(next, pos + std::max(1.0, kBoundCheckNs / std::max(nsPerNode, 1e-9)));
       execNs((next - pos) * nsPerNode + (r.split ? r.split->takeDebt(w) : 0.0));
-      visited += static_cast<std::uint64_t>(std::llround(next)) - static_cast<std::uint64_t>(std::llround(pos));
+      const auto stretch = static_cast<std::uint64_t>(std::llround(next)) - static_cast<std::uint64_t>(std::llround(pos));
+      visited += stretch;
+      r.nodesIn[static_cast<std::size_t>(tr)] += stretch;
       pos = next;
     }
     if (better == tr) break;  // the task ended
