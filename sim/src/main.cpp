@@ -90,6 +90,12 @@ int main(int argc, char** argv) {
   std::string corunPolicy;
   app.add_option("--corun-policy", corunPolicy, "The co-running job's victim policy (default: --policy)")->check(CLI::IsMember(registry.names()));
   app.add_option("--comm-cost-us", cfg.commCostUs, "CPU a comm actor spends per message it handles (µs)")->capture_default_str()->check(cli::real(0.0, 1e6));
+  app.add_option("--task-jitter", cfg.taskJitter,
+                 "Log-normal noise on each task's CPU time: sigma of its logarithm, mean factor 1, drawn per rank "
+                 "from --seed (0: the trace's times; 0.08-0.10 between two recordings of one tree on the 2-core "
+                 "development machine)")
+      ->capture_default_str()
+      ->check(cli::real(0.0, 2.0));
   double seedHoldMs = 1e-3 * static_cast<double>(cfg.comm.seedHoldMax.count());
   app.add_option("--seed-hold-ms", seedHoldMs, "--seed-tree: longest a rank holds a seed request before refusing it (ms)")
       ->capture_default_str()

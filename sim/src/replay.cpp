@@ -71,6 +71,7 @@ Running start(const SimConfig& cfg, const trace::Trace& t, HostLoad& load) {
     r->nodesIn.assign(job.trees.size(), 0);
     r->foundAt.assign(job.trees.size(), -1.0);
     r->ranAt.assign(job.trees.size(), -1.0);
+    r->jitter.seed(cfg.seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(i));
     if (cfg.splitOnHunger) {
       r->split = std::make_unique<PrivateStacks>(cfg.workers);
       r->splitWake = sg4::ConditionVariable::create();

@@ -125,6 +125,7 @@ nlohmann::json report(Running& run) {
                          {"wake_late_us", p.wakeLateUs}}},
                        {"workers_per_rank", cfg.workers},
                        {"comm_cost_us", cfg.commCostUs},
+                       {"task_jitter", cfg.taskJitter},
                        {"comm_yields", yields},
                        {"last_task_end_s", job.lastTaskEnd - job.startTime},
                        {"ramp_up_s", {{"median", firsts[firsts.size() / 2]}, {"last", firsts.back()}}},

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <vector>
 
 namespace jackdaw::sim::detail {
@@ -89,6 +90,10 @@ void runTask(Job& job, Rank& r, int w, std::uint64_t packed) {
     r.split->setInTask(w, true);
     r.hungerChanged();
   }
+  // --task-jitter: this run of the task is this much slower or faster than recorded.
+  double noise = 1.0;
+  if (const double sigma = job.cfg.taskJitter; sigma > 0)
+    noise = std::exp(sigma * std::normal_distribution<double>(0.0, 1.0)(r.jitter) - sigma * sigma / 2);
   double pos = 0;             // nodes into the task, in tree `tr`'s version of it
   std::uint64_t visited = 0;  // nodes run, across versions
   const bool replaying = job.trees.size() > 1;
@@ -97,7 +102,7 @@ void runTask(Job& job, Rank& r, int w, std::uint64_t packed) {
     const Tree& t = job.trees[static_cast<std::size_t>(tr)];
     const auto& rec = t.task(id);
     const double end = static_cast<double>(rec.nodes);
-    const double nsPerNode = rec.nodes ? static_cast<double>(rec.cpuNs) / end : 0.0;
+    const double nsPerNode = rec.nodes ? noise * static_cast<double>(rec.cpuNs) / end : 0.0;
     // This version's children still to release: after a change of tree, those no released child
     // becomes; else all of them.
     std::vector<std::uint64_t> rest;
@@ -116,7 +121,7 @@ void runTask(Job& job, Rank& r, int w, std::uint64_t packed) {
     while (imp < impEnd && static_cast<double>(t.improvements[imp].afterNodes) < pos) ++imp;
     if (r.split) r.split->setRate(w, nsPerNode);
     if (auto& at = r.ranAt[static_cast<std::size_t>(tr)]; at < 0) at = nowS() - job.startTime;
-    if (rec.nodes == 0) execNs(static_cast<double>(rec.cpuNs));
+    if (rec.nodes == 0) execNs(noise * static_cast<double>(rec.cpuNs));
     int better = tr;
     for (;;) {
       for (; kid != kids->end() && static_cast<double>(t.task(*kid).afterNodes) <= pos; ++kid) {
