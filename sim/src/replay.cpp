@@ -57,6 +57,7 @@ Running start(const SimConfig& cfg, const trace::Trace& t, HostLoad& load) {
     auto r = std::make_unique<Rank>();
     r->id = i;
     r->host = hosts[static_cast<std::size_t>(i) % hosts.size()];
+    if (std::find(cfg.slowRanks.begin(), cfg.slowRanks.end(), i) != cfg.slowRanks.end()) r->spin = cfg.slowRankFactor - 1.0;
     r->box = sg4::Mailbox::by_name(cfg.label + "-rank-" + std::to_string(i));
     r->mutex = sg4::Mutex::create();
     r->workAvailable = sg4::ConditionVariable::create();

@@ -126,6 +126,8 @@ nlohmann::json report(Running& run) {
                        {"workers_per_rank", cfg.workers},
                        {"comm_cost_us", cfg.commCostUs},
                        {"task_jitter", cfg.taskJitter},
+                       {"slow_ranks", cfg.slowRanks},
+                       {"slow_rank_factor", cfg.slowRanks.empty() ? 1.0 : cfg.slowRankFactor},
                        {"comm_yields", yields},
                        {"last_task_end_s", job.lastTaskEnd - job.startTime},
                        {"ramp_up_s", {{"median", firsts[firsts.size() / 2]}, {"last", firsts.back()}}},

@@ -183,6 +183,8 @@ void worker(Job& job, Rank& r, int w) {
     const double began = nowS();
     lock.unlock();
     runTask(job, r, w, id);
+    // --slow-as spin: the apps' SlowRank, busy work for (slowdown - 1) x the task's time after it.
+    if (r.spin > 0) execNs(r.spin * (nowS() - began) * 1e9 * job.cfg.platform.coreSpeed);
     lock.lock();
     account.endWork(nowUs());
     job.busy.add(began - job.startTime, nowS() - job.startTime);

@@ -10,7 +10,9 @@
                                        (a node of slack per task that changed tree)
   check_sim.py SIM TRACE reproducible  the same seed gives the same run, byte for byte (minus the
                                        simulator's own wall time and memory); another seed another
-  check_sim.py SIM TRACE contended     --slow-hosts and --corun still replay every node of both jobs
+  check_sim.py SIM TRACE contended     --slow-hosts and --corun still replay every node of both jobs;
+                                       --slow-ranks 0 --slowdown 3 makes a 1 x 1 run 3 times as long,
+                                       and at 4 ranks --slow-ranks 1 still replays every node
   check_sim.py SIM TRACE oversubscribed  the local preset (2 cores) with more ranks than cores: every
                                        node and task under every policy; comm turns yield to busy
                                        workers there (Open MPI's rule: more ranks than cores), never
@@ -241,7 +243,19 @@ def contended(sim, trace):
         slower = alone is not None and j["seconds"] > alone["seconds"]
         print(f"contended: nodes {j['stats']['nodes']} and {j['corun']['stats']['nodes']} of {want} each; "
               f"makespan {j['seconds']:.6f} s vs {alone['seconds'] if alone else float('nan'):.6f} s alone")
-        return 0 if ok and slower else 1
+        # --slow-ranks (the apps' SlowRank): one rank, one worker, every task followed by twice its
+        # time of busy work, so three times the makespan; at 4 ranks every node still replayed.
+        one = [trace, "--platform", "study", "--hosts", "1", "--workers", "1"] + optimum_args(trace)
+        _, base = run(sim, one, os.path.join(d, "b.json"))
+        _, slow = run(sim, one + ["--slow-ranks", "0", "--slowdown", "3"], os.path.join(d, "s.json"))
+        tripled = base is not None and slow is not None and abs(slow["seconds"] / base["seconds"] - 3) < 0.01
+        _, four = run(sim, [trace, "--platform", "study", "--hosts", "4", "--workers", "3", "--slow-ranks", "1",
+                            "--slowdown", "3"] + optimum_args(trace), os.path.join(d, "f.json"))
+        all_nodes = four is not None and four["stats"]["nodes"] == want
+        print(f"--slow-ranks 0 --slowdown 3 at 1 x 1: {slow['seconds'] if slow else float('nan'):.6f} s, "
+              f"{slow['seconds'] / base['seconds'] if slow and base else float('nan'):.4f} x alone (want 3); "
+              f"--slow-ranks 1 at 4 ranks: nodes {four['stats']['nodes'] if four else '-'} of {want}")
+        return 0 if ok and slower and tripled and all_nodes else 1
 
 
 def oversubscribed(sim, trace):
