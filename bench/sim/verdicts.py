@@ -3,7 +3,7 @@
 
   verdicts.py --sim build/sim/jackdaw-sim --out DIR [--reps 10] [--configs 2x1,4x1]
               [--policies random,performance,proportional,twochoice] [--sim-args "ARGS"]
-              [--boot 4000] [--calibrate] TRACE...
+              [--boot 4000] [--calibrate] [--slow RANKS:FACTOR] TRACE...
 
 For every trace (recorded by an app's --trace: the header holds its command) and every ranks x
 workers: REPS real runs of each policy under mpirun, the policies rotated within each repetition
@@ -73,6 +73,9 @@ def main():
     ap.add_argument("--policies", default="random,performance,proportional,twochoice")
     ap.add_argument("--sim-args", default="")
     ap.add_argument("--boot", type=int, default=4000)
+    ap.add_argument("--slow", default=None, metavar="RANKS:FACTOR",
+                    help="one slow rank set, in the real runs and the simulator alike: --slow-ranks RANKS --slowdown "
+                         "FACTOR (the apps' busy work after each task, which jackdaw-sim's --slow-ranks replays)")
     ap.add_argument("--calibrate", action="store_true",
                     help="first time REPS real runs at 1 x 1 and simulate with --core-speed = the simulated 1 x 1 makespan / "
                          "their median (what a machine shared with other work gives this job's threads)")
@@ -81,18 +84,24 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     pols = a.policies.split(",")
     extra = shlex.split(a.sim_args)
+    slow = []
+    if a.slow:
+        ranks_, factor = a.slow.split(":")
+        slow = ["--slow-ranks", ranks_, "--slowdown", factor]
+        extra += slow
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for trace in a.traces:
             h = validate.trace_header(a.sim, trace)
             cmd = validate.app_command(h)
+            sim1_extra = [x for x in extra if x not in slow] if slow else extra
             name = os.path.basename(trace)
             speed, one = [], []
             if a.calibrate:
                 one = [validate.real_run(cmd, 1, 1, pols[0], rep + 1, tmp) for rep in range(a.reps)]
                 # The simulated 1 x 1 makespan at speed 1 (for branch and bound the replay with its
                 # levels, not the trace's main tree alone) over the real one.
-                sim1 = validate.sim_run(a.sim, trace, 1, 1, pols[0], 1, extra, tmp)["seconds"]
+                sim1 = validate.sim_run(a.sim, trace, 1, 1, pols[0], 1, sim1_extra, tmp)["seconds"]
                 core = sim1 / statistics.median(r["seconds"] for r in one)
                 speed = ["--core-speed", f"{core:.6f}"]
                 print(f"{name}: simulated 1 x 1 {sim1:.3f} s, real 1 x 1 median "
@@ -100,13 +109,13 @@ def main():
             for ranks, workers in (tuple(int(v) for v in c.split("x")) for c in a.configs.split(",")):
                 real = {p: [None] * a.reps for p in pols}
                 for rep, i, _, _ in benchlib.alternated(a.reps, pols, [("new", None)]):
-                    real[pols[i]][rep] = validate.real_run(cmd, ranks, workers, pols[i], rep + 1, tmp)
+                    real[pols[i]][rep] = validate.real_run(cmd + slow, ranks, workers, pols[i], rep + 1, tmp)
                 sim = {p: [validate.sim_run(a.sim, trace, ranks, workers, p, rep + 1, extra + speed, tmp)
                            for rep in range(a.reps)] for p in pols}
                 rows.append({"trace": name, "app": h.get("app"), "ranks": ranks, "workers": workers, "real": real, "sim": sim,
                              "load": os.getloadavg()[0], "core_speed": speed[1] if speed else None, "real_1x1": one})
                 print(f"{name} {ranks}x{workers}: done, load {os.getloadavg()[0]:.1f}", flush=True)
-    json.dump({"sim_args": a.sim_args, "reps": a.reps, "boot": a.boot, "rows": rows},
+    json.dump({"sim_args": a.sim_args, "slow": a.slow, "reps": a.reps, "boot": a.boot, "rows": rows},
               open(os.path.join(a.out, "verdicts.json"), "w"), indent=1)
     out = ["| trace | ranks x workers | policy vs " + pols[0] + " | real speedup [95 % CI] | simulated speedup [95 % CI] | verdict |",
            "|---|---|---|---|---|---|"]
