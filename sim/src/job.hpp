@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <random>
 #include <utility>
 #include <vector>
 
@@ -69,6 +70,12 @@ struct Rank {
   int tree = 0, ownTree = 0;
   std::vector<std::pair<double, int>> boundArrivals;
   std::vector<std::uint64_t> startedIn;  // tasks started in each tree
+  std::vector<std::uint64_t> nodesIn;    // nodes run in each tree's version of a task
+  // Per tree, since the job's start: when this rank's own find first reached it, and when a task
+  // here first ran in it (a find or a bound that arrived); -1: never.
+  std::vector<double> foundAt, ranAt;
+  double spin = 0;  // --slow-as spin on a slow host: busy work after each task, times the task's time
+  std::mt19937_64 jitter;  // --task-jitter's stream (seeded from the run's seed and this rank)
   std::uint64_t pruned = 0;              // tasks that did not exist in the tree they would have run in
   // Hunger splitting (private_stacks.hpp; null in tree mode): the workers' private stacks, a
   // remote thief's request that found the pool empty (the engine's requestSplit), and where the

@@ -85,11 +85,23 @@ int main(int argc, char** argv) {
   app.add_option("--slow-hosts", slowHosts, "Hosts whose cores are --slowdown times slower (comma-separated)")
       ->delimiter(',')
       ->check(cli::whole(0, 999999));
-  app.add_option("--slowdown", slowdown, "Factor for --slow-hosts")->capture_default_str()->check(cli::real(1.0, 1e6));
+  app.add_option("--slowdown", slowdown, "Factor for --slow-hosts and --slow-ranks")->capture_default_str()->check(cli::real(1.0, 1e6));
+  std::vector<int> slowRanks;
+  app.add_option("--slow-ranks", slowRanks,
+                 "Ranks made --slowdown times slower as the apps' --slow-ranks do it: full-speed cores, each worker "
+                 "busy for (slowdown - 1) x each task's time after it (comma-separated)")
+      ->delimiter(',')
+      ->check(cli::whole(0, 9999999));
   app.add_option("--corun", corunPath, "A second trace run at the same time on the same hosts (contended mode)")->check(CLI::ExistingFile);
   std::string corunPolicy;
   app.add_option("--corun-policy", corunPolicy, "The co-running job's victim policy (default: --policy)")->check(CLI::IsMember(registry.names()));
   app.add_option("--comm-cost-us", cfg.commCostUs, "CPU a comm actor spends per message it handles (µs)")->capture_default_str()->check(cli::real(0.0, 1e6));
+  app.add_option("--task-jitter", cfg.taskJitter,
+                 "Log-normal noise on each task's CPU time: sigma of its logarithm, mean factor 1, drawn per rank "
+                 "from --seed (0: the trace's times; 0.08-0.10 between two recordings of one tree on the 2-core "
+                 "development machine)")
+      ->capture_default_str()
+      ->check(cli::real(0.0, 2.0));
   double seedHoldMs = 1e-3 * static_cast<double>(cfg.comm.seedHoldMax.count());
   app.add_option("--seed-hold-ms", seedHoldMs, "--seed-tree: longest a rank holds a seed request before refusing it (ms)")
       ->capture_default_str()
@@ -181,6 +193,13 @@ int main(int argc, char** argv) {
   p.slowHosts = slowHosts;
   p.slowFactor = slowHosts.empty() ? 1.0 : slowdown;
   cfg.ranks = ranks ? ranks : p.hosts;
+  for (int r : slowRanks)
+    if (r >= cfg.ranks) {
+      std::fprintf(stderr, "jackdaw-sim: error: --slow-ranks %d: there are %d ranks (0..%d)\n", r, cfg.ranks, cfg.ranks - 1);
+      return kBadInput;
+    }
+  cfg.slowRanks = slowRanks;
+  cfg.slowRankFactor = slowdown;
   cfg.workers = workers ? workers : std::max(1, p.cores - 1);
   // As Session measures it on a real node: ranks go round-robin over the hosts.
   cfg.comm.ownCores = (cfg.ranks + p.hosts - 1) / p.hosts * cfg.workers <= p.cores;

@@ -57,6 +57,7 @@ Running start(const SimConfig& cfg, const trace::Trace& t, HostLoad& load) {
     auto r = std::make_unique<Rank>();
     r->id = i;
     r->host = hosts[static_cast<std::size_t>(i) % hosts.size()];
+    if (std::find(cfg.slowRanks.begin(), cfg.slowRanks.end(), i) != cfg.slowRanks.end()) r->spin = cfg.slowRankFactor - 1.0;
     r->box = sg4::Mailbox::by_name(cfg.label + "-rank-" + std::to_string(i));
     r->mutex = sg4::Mutex::create();
     r->workAvailable = sg4::ConditionVariable::create();
@@ -68,6 +69,10 @@ Running start(const SimConfig& cfg, const trace::Trace& t, HostLoad& load) {
     r->workerLargest.assign(static_cast<std::size_t>(cfg.workers), 0);
     r->tree = r->ownTree = static_cast<int>(job.trees.size()) - 1;  // no incumbent yet: the weakest tree
     r->startedIn.assign(job.trees.size(), 0);
+    r->nodesIn.assign(job.trees.size(), 0);
+    r->foundAt.assign(job.trees.size(), -1.0);
+    r->ranAt.assign(job.trees.size(), -1.0);
+    r->jitter.seed(cfg.seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(i));
     if (cfg.splitOnHunger) {
       r->split = std::make_unique<PrivateStacks>(cfg.workers);
       r->splitWake = sg4::ConditionVariable::create();

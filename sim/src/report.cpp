@@ -71,7 +71,17 @@ nlohmann::json report(Running& run) {
   }
   std::sort(firsts.begin(), firsts.end());
   std::uint64_t tasksRun = 0, pruned = 0, publishes = 0, yields = 0, splits = 0, splitTasks = 0;
-  std::vector<std::uint64_t> startedIn(job.trees.size(), 0);
+  std::vector<std::uint64_t> startedIn(job.trees.size(), 0), nodesIn(job.trees.size(), 0);
+  // Per tree: the first time any rank found it, and per rank when it found it and first ran in it.
+  std::vector<double> firstFound(job.trees.size(), -1.0);
+  nlohmann::json rankTimes = nlohmann::json::array();
+  for (auto& r : job.ranks) {
+    for (std::size_t i = 0; i < nodesIn.size(); ++i) {
+      nodesIn[i] += r->nodesIn[i];
+      if (r->foundAt[i] >= 0 && (firstFound[i] < 0 || r->foundAt[i] < firstFound[i])) firstFound[i] = r->foundAt[i];
+    }
+    rankTimes.push_back({{"found_s", r->foundAt}, {"ran_s", r->ranAt}});
+  }
   for (auto& r : job.ranks) {
     tasksRun += r->finished;
     pruned += r->pruned;
@@ -115,6 +125,9 @@ nlohmann::json report(Running& run) {
                          {"wake_late_us", p.wakeLateUs}}},
                        {"workers_per_rank", cfg.workers},
                        {"comm_cost_us", cfg.commCostUs},
+                       {"task_jitter", cfg.taskJitter},
+                       {"slow_ranks", cfg.slowRanks},
+                       {"slow_rank_factor", cfg.slowRanks.empty() ? 1.0 : cfg.slowRankFactor},
                        {"comm_yields", yields},
                        {"last_task_end_s", job.lastTaskEnd - job.startTime},
                        {"ramp_up_s", {{"median", firsts[firsts.size() / 2]}, {"last", firsts.back()}}},
@@ -127,6 +140,9 @@ nlohmann::json report(Running& run) {
                         {{"replayed", job.trees.size() > 1},
                          {"tree_bounds", bounds},
                          {"tasks_started_per_tree", startedIn},
+                         {"nodes_per_tree", nodesIn},
+                         {"first_found_s", firstFound},
+                         {"per_rank", rankTimes},
                          {"tasks_pruned", pruned},
                          {"bound_publishes", publishes}}},
                        {"split",

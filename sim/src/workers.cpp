@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <vector>
 
 namespace jackdaw::sim::detail {
@@ -48,8 +49,14 @@ void splitter(Job& job, Rank& r) {
   }
 }
 
-// The rank's bound rose to tree `t` by its own find.
-void foundBetter(Rank& r, int t) {
+// The rank's bound rose to tree `t` by its own find. As the runtime's offerBound, a better bound
+// wakes the comm actor, which publishes it at the turn that follows.
+void foundBetter(Job& job, Rank& r, int t) {
+  if (t < r.ownTree) {
+    r.wake();
+    auto& at = r.foundAt[static_cast<std::size_t>(t)];
+    if (at < 0) at = nowS() - job.startTime;
+  }
   r.ownTree = std::min(r.ownTree, t);
   r.tree = std::min(r.tree, t);
 }
@@ -85,6 +92,10 @@ void runTask(Job& job, Rank& r, int w, std::uint64_t packed) {
     r.split->setInTask(w, true);
     r.hungerChanged();
   }
+  // --task-jitter: this run of the task is this much slower or faster than recorded.
+  double noise = 1.0;
+  if (const double sigma = job.cfg.taskJitter; sigma > 0)
+    noise = std::exp(sigma * std::normal_distribution<double>(0.0, 1.0)(r.jitter) - sigma * sigma / 2);
   double pos = 0;             // nodes into the task, in tree `tr`'s version of it
   std::uint64_t visited = 0;  // nodes run, across versions
   const bool replaying = job.trees.size() > 1;
@@ -93,7 +104,7 @@ void runTask(Job& job, Rank& r, int w, std::uint64_t packed) {
     const Tree& t = job.trees[static_cast<std::size_t>(tr)];
     const auto& rec = t.task(id);
     const double end = static_cast<double>(rec.nodes);
-    const double nsPerNode = rec.nodes ? static_cast<double>(rec.cpuNs) / end : 0.0;
+    const double nsPerNode = rec.nodes ? noise * static_cast<double>(rec.cpuNs) / end : 0.0;
     // This version's children still to release: after a change of tree, those no released child
     // becomes; else all of them.
     std::vector<std::uint64_t> rest;
@@ -111,7 +122,8 @@ void runTask(Job& job, Rank& r, int w, std::uint64_t packed) {
     const std::size_t impEnd = t.firstImprovement.empty() ? 0 : t.firstImprovement[id + 1];
     while (imp < impEnd && static_cast<double>(t.improvements[imp].afterNodes) < pos) ++imp;
     if (r.split) r.split->setRate(w, nsPerNode);
-    if (rec.nodes == 0) execNs(static_cast<double>(rec.cpuNs));
+    if (auto& at = r.ranAt[static_cast<std::size_t>(tr)]; at < 0) at = nowS() - job.startTime;
+    if (rec.nodes == 0) execNs(noise * static_cast<double>(rec.cpuNs));
     int better = tr;
     for (;;) {
       for (; kid != kids->end() && static_cast<double>(t.task(*kid).afterNodes) <= pos; ++kid) {
@@ -119,7 +131,7 @@ void runTask(Job& job, Rank& r, int w, std::uint64_t packed) {
         spawnTask(job, r, w, pack(tr, *kid));
       }
       for (; imp < impEnd && static_cast<double>(t.improvements[imp].afterNodes) <= pos; ++imp)
-        foundBetter(r, job.treeFor(t.improvements[imp].objective));
+        foundBetter(job, r, job.treeFor(t.improvements[imp].objective));
       better = std::min(tr, r.tree);
       if (pos >= end || better < tr) break;
       // Run to the next event: a child's spawn point, an improvement, the end, or a bound check.
@@ -128,7 +140,9 @@ void runTask(Job& job, Rank& r, int w, std::uint64_t packed) {
       if (imp < impEnd) next = std::min(next, static_cast<double>(t.improvements[imp].afterNodes));
       if (job.trees.size() > 1) next = std::min(next, pos + std::max(1.0, kBoundCheckNs / std::max(nsPerNode, 1e-9)));
       execNs((next - pos) * nsPerNode + (r.split ? r.split->takeDebt(w) : 0.0));
-      visited += static_cast<std::uint64_t>(std::llround(next)) - static_cast<std::uint64_t>(std::llround(pos));
+      const auto stretch = static_cast<std::uint64_t>(std::llround(next)) - static_cast<std::uint64_t>(std::llround(pos));
+      visited += stretch;
+      r.nodesIn[static_cast<std::size_t>(tr)] += stretch;
       pos = next;
     }
     if (better == tr) break;  // the task ended
@@ -171,6 +185,8 @@ void worker(Job& job, Rank& r, int w) {
     const double began = nowS();
     lock.unlock();
     runTask(job, r, w, id);
+    // --slow-as spin: the apps' SlowRank, busy work for (slowdown - 1) x the task's time after it.
+    if (r.spin > 0) execNs(r.spin * (nowS() - began) * 1e9 * job.cfg.platform.coreSpeed);
     lock.lock();
     account.endWork(nowUs());
     job.busy.add(began - job.startTime, nowS() - job.startTime);

@@ -222,6 +222,7 @@ def exit_codes(sim, trace):
     expect("--platform nowhere", [trace, "--platform", "nowhere"], BAD_INPUT, "--platform")
     expect("--hosts without a value", [trace, "--hosts"], BAD_INPUT, "--hosts")
     expect("--slow-hosts 7 of 2 hosts", [trace, "--hosts", "2", "--slow-hosts", "7"], BAD_INPUT, "--slow-hosts")
+    expect("--slow-ranks 7 of 2 ranks", [trace, "--hosts", "2", "--slow-ranks", "7"], BAD_INPUT, "--slow-ranks")
     expect("--help", ["--help"], 0)
 
     small = ["--platform", "study", "--hosts", "2", "--workers", "1"]
@@ -281,7 +282,7 @@ NUMERIC = {
     "--seed-tree": [], "--slow-hosts": [], "--core-speed": [], "--latency-us": [], "--gbps": [],
     "--loopback-latency-us": [], "--yield-slice-us": [], "--wake-cpu-us": [], "--wake-late-us": [],
     "--slowdown": ["--slow-hosts", "1"], "--comm-cost-us": [], "--seed-hold-ms": ["--seed-tree", "2"],
-    "--steal-retry-max-us": [], "--memory-limit": [],
+    "--steal-retry-max-us": [], "--memory-limit": [], "--slow-ranks": [], "--task-jitter": [],
     "--split-check-nodes": ["--split", "hunger"], "--split-cost-ns": ["--split", "hunger"],
 }
 # Policy constants: the policy that reads them, by prefix.

@@ -10,13 +10,26 @@
                                        (a node of slack per task that changed tree)
   check_sim.py SIM TRACE reproducible  the same seed gives the same run, byte for byte (minus the
                                        simulator's own wall time and memory); another seed another
-  check_sim.py SIM TRACE contended     --slow-hosts and --corun still replay every node of both jobs
+  check_sim.py SIM TRACE contended     --slow-hosts and --corun still replay every node of both jobs;
+                                       --slow-ranks 0 --slowdown 3 makes a 1 x 1 run 3 times as long,
+                                       and at 4 ranks --slow-ranks 1 still replays every node
   check_sim.py SIM TRACE oversubscribed  the local preset (2 cores) with more ranks than cores: every
                                        node and task under every policy; comm turns yield to busy
                                        workers there (Open MPI's rule: more ranks than cores), never
                                        at 2 ranks, never with --yield-slice-us 0; each yield delays
                                        the rank's steals, so the round trips grow; at 2 ranks a
                                        late wake-up (--wake-late-us) lengthens them too
+  check_sim.py SIM TRACE incumbent_real REAL_MEDIAN TOLERANCE SIGMA
+                                       the incumbent replay against real runs: 2 ranks x 1 worker on
+                                       the local preset with --task-jitter SIGMA, seeds 1-20; the
+                                       median of the simulated node counts is within TOLERANCE
+                                       (a fraction) of REAL_MEDIAN, the median node count of real
+                                       2-rank runs of the trace's command (traces/README.md says
+                                       which runs); replaying the optimum's tree alone
+                                       (--incumbent optimum) is not, so the check can tell the two
+                                       apart; the same seed gives the same run byte for byte
+                                       (minus the simulator's own wall time and memory), and the
+                                       seeds do not all give one node count
   check_sim.py SIM - bad_input         a missing / garbage trace, an impossible flag: one message, exit 2
   check_sim.py SIM TRACE campaign      campaign.py simulate + report: every run complete with the
                                        trace's nodes, one table row per mode x ranks x policy
@@ -178,6 +191,42 @@ def reproducible(sim, trace):
     return 1 if bad else 0
 
 
+def incumbent_real(sim, trace, real_median, tolerance, sigma):
+    real_median, tolerance = float(real_median), float(tolerance)
+    base = [trace, "--platform", "local", "--ranks", "2", "--workers", "1", "--policy", "random"]
+    if not levels_of(trace):
+        sys.exit(f"{trace}: no levels, nothing to replay")
+    bad = 0
+    with tempfile.TemporaryDirectory() as d:
+        def nodes_for(seed, more):
+            p, j = run(sim, base + ["--seed", str(seed)] + more, os.path.join(d, "r.json"))
+            if p.returncode != 0 or not j["complete"]:
+                sys.exit(f"seed {seed}: the run failed: {p.stderr.strip()}")
+            return j["stats"]["nodes"]
+        jitter = ["--task-jitter", str(sigma)]
+        nodes = sorted(nodes_for(seed, jitter) for seed in range(1, 21))
+        med = (nodes[9] + nodes[10]) / 2
+        err = med / real_median - 1
+        ok = abs(err) <= tolerance
+        print(f"replayed, seeds 1-20: median {med:.0f} nodes [{nodes[0]}, {nodes[-1]}] against real {real_median:.0f}: "
+              f"{100 * err:+.1f} % (tolerance {100 * tolerance:.0f} %): {'ok' if ok else 'FAILED'}")
+        bad += not ok
+        spread = len(set(nodes)) > 1
+        print(f"seeds give {len(set(nodes))} distinct node counts: {'ok' if spread else 'FAILED (the jitter does nothing?)'}")
+        bad += not spread
+        opt = nodes_for(1, jitter + ["--incumbent", "optimum"])
+        apart = abs(opt / real_median - 1) > tolerance
+        print(f"the optimum's tree alone: {opt} nodes, {100 * (opt / real_median - 1):+.1f} %: "
+              f"{'outside the tolerance (ok)' if apart else 'INSIDE the tolerance: the check cannot tell'}")
+        bad += not apart
+        _, a = run(sim, base + ["--seed", "7"] + jitter, os.path.join(d, "a.json"))
+        _, b = run(sim, base + ["--seed", "7"] + jitter, os.path.join(d, "b.json"))
+        same = a is not None and b is not None and strip(a) == strip(b)
+        print(f"seed 7 twice: {'identical' if same else 'DIFFERENT'}")
+        bad += not same
+    return 1 if bad else 0
+
+
 def contended(sim, trace):
     h = header(sim, trace)
     want = int(h["nodes"])
@@ -194,7 +243,19 @@ def contended(sim, trace):
         slower = alone is not None and j["seconds"] > alone["seconds"]
         print(f"contended: nodes {j['stats']['nodes']} and {j['corun']['stats']['nodes']} of {want} each; "
               f"makespan {j['seconds']:.6f} s vs {alone['seconds'] if alone else float('nan'):.6f} s alone")
-        return 0 if ok and slower else 1
+        # --slow-ranks (the apps' SlowRank): one rank, one worker, every task followed by twice its
+        # time of busy work, so three times the makespan; at 4 ranks every node still replayed.
+        one = [trace, "--platform", "study", "--hosts", "1", "--workers", "1"] + optimum_args(trace)
+        _, base = run(sim, one, os.path.join(d, "b.json"))
+        _, slow = run(sim, one + ["--slow-ranks", "0", "--slowdown", "3"], os.path.join(d, "s.json"))
+        tripled = base is not None and slow is not None and abs(slow["seconds"] / base["seconds"] - 3) < 0.01
+        _, four = run(sim, [trace, "--platform", "study", "--hosts", "4", "--workers", "3", "--slow-ranks", "1",
+                            "--slowdown", "3"] + optimum_args(trace), os.path.join(d, "f.json"))
+        all_nodes = four is not None and four["stats"]["nodes"] == want
+        print(f"--slow-ranks 0 --slowdown 3 at 1 x 1: {slow['seconds'] if slow else float('nan'):.6f} s, "
+              f"{slow['seconds'] / base['seconds'] if slow and base else float('nan'):.4f} x alone (want 3); "
+              f"--slow-ranks 1 at 4 ranks: nodes {four['stats']['nodes'] if four else '-'} of {want}")
+        return 0 if ok and slower and tripled and all_nodes else 1
 
 
 def oversubscribed(sim, trace):
@@ -350,7 +411,8 @@ def main():
     return {"replay": lambda: replay(sim, trace), "reproducible": lambda: reproducible(sim, trace),
             "contended": lambda: contended(sim, trace), "bad_input": lambda: bad_input(sim),
             "oversubscribed": lambda: oversubscribed(sim, trace),
-            "campaign": lambda: campaign(sim, trace), "hunger": lambda: hunger(sim, trace)}[what]()
+            "campaign": lambda: campaign(sim, trace), "hunger": lambda: hunger(sim, trace),
+            "incumbent_real": lambda: incumbent_real(sim, trace, *sys.argv[4:7])}[what]()
 
 
 if __name__ == "__main__":

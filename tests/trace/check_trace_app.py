@@ -15,6 +15,8 @@ header's nodes and tasks are the records' totals; ns_per_node is the records' CP
                   with --levels N also N levels (a maximum: bounds below the optimum, falling), each
                   visiting at least the nodes of the tree above it, depth_bounded's tasks of that tree
                   every one matched, improvements inside their tasks and better than the level's bound
+  --cost-guard    with --bnb: the levels stopped early at the recording's cost guard: the notes say so,
+                  the last level cost over 20 times the answered run's nodes, and no level before it did
   --answer-key K  the --stats "result" key the header's "answer" must hold, with the same value
   --exact         also run with --threads 1 and --threads 2 (APP ARGS must not set --threads): the
                   header says exact, and both traces have the same multiset of (depth, nodes) per
@@ -127,6 +129,13 @@ def check_one(cmd, workdir, name, opts):
                 if not m["objective"] > l["bound"] or m["after_nodes"] > l["tasks"][m["task"]]["nodes"]:
                     fail(f"level {i + 1}: improvement {m} not better than {l['bound']} or outside its task")
             above, above_bound = l["tasks"], l["bound"]
+        if opts.get("cost_guard"):
+            answered = header["answered_run"]["nodes"]
+            costs = [r["nodes"] for r in header["level_runs"]]
+            notes = " ".join(header["notes"]) if isinstance(header["notes"], list) else header["notes"]
+            if not costs or costs[-1] <= 20 * answered or any(c > 20 * answered for c in costs[:-1]) or \
+                    "Levels stopped after" not in notes:
+                fail(f"cost guard: level nodes {costs} against 20 x {answered}; notes {notes!r}")
     else:
         if s["nodes"] != nodes:
             fail(f"trace nodes {s['nodes']} != printed nodes {nodes}")
@@ -154,7 +163,7 @@ def main(argv):
     workdir = mine[0]
     os.makedirs(workdir, exist_ok=True)
     opts = {"bnb": "--bnb" in mine, "exact": "--exact" in mine, "not_exact": "--not-exact" in mine,
-            "seq": "--seq" in mine}
+            "seq": "--seq" in mine, "cost_guard": "--cost-guard" in mine}
     if "--levels" in mine:
         opts["levels"] = int(mine[mine.index("--levels") + 1])
     if "--answer-key" in mine:

@@ -102,7 +102,8 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
   app.add_option("--trace-levels", o.traceLevels,
                  "Branch and bound under --trace: also record the tree under this many weaker incumbents (the last "
                  "ones the first run improved through, each frozen for a whole run), so that jackdaw-sim can replay "
-                 "when the optimum reaches each rank. Each level is one more search, slower the weaker its bound; 0: none")
+                 "when the optimum reaches each rank. Each level is one more search, slower the weaker its bound; no weaker "
+                 "level is recorded once one has cost over 20 times the first run's nodes; 0: none")
       ->capture_default_str()
       ->check(cli::whole(0, 8))
       ->group("Trace");

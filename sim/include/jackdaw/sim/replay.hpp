@@ -45,6 +45,14 @@ struct SimConfig {
   int boardSample = 4;
   comm::CommOptions comm{};          // the comm thread's timings, the runtime's defaults
   double commCostUs = 2.0;           // a comm actor's CPU per message it handles
+  // Each task's CPU time times exp(sigma * N(0,1) - sigma^2 / 2), drawn from a stream per rank
+  // seeded by `seed` (mean 1): the run-to-run noise of a real machine. 0: the trace's times.
+  double taskJitter = 0.0;
+  // As the apps' --slow-ranks (app/slow_rank.hpp): these ranks' workers follow every task with
+  // (slowRankFactor - 1) x its time of busy work on their core; the cores, the comm actor and the
+  // children's releases keep full speed (--slow-hosts instead slows a host's cores, all of it).
+  std::vector<int> slowRanks;
+  double slowRankFactor = 1.0;
   std::string label = "job";         // names this job's actors and mailboxes (a co-running job differs)
   bool replayIncumbent = true;       // false: every rank knows the trace's initial bound from the start
   // Hunger splitting (docs/simulation.md): children go to their worker's private stack and reach
