@@ -8,6 +8,19 @@
 
 namespace jackdaw::comm {
 
+namespace {
+
+// A duration flag in µs (a real number, at least lo), stored whole.
+void microseconds(CLI::App& app, const std::string& flag, std::chrono::microseconds& field, double lo,
+                  const std::string& help) {
+  app.add_option_function<double>(
+         flag, [&field](double us) { field = std::chrono::microseconds(static_cast<std::int64_t>(us)); }, help)
+      ->default_str(std::to_string(field.count()))
+      ->check(cli::real(lo, 1e9));
+}
+
+}  // namespace
+
 void addCommOptions(CLI::App& app, CommOptions& comm, StealOptions& steal, const PolicyRegistry& policies) {
   std::string policyHelp = "Victim policy for stealing between ranks:";
   for (const auto& s : policies.specs()) policyHelp += "\n  " + s.name + ": " + s.summary;
@@ -43,20 +56,12 @@ void addCommOptions(CLI::App& app, CommOptions& comm, StealOptions& steal, const
   cli::addChoice(app, "--seed-redirect", comm.seedRedirect, {{"on", true}, {"off", false}},
                  "--seed-tree: a refused seed request names the victim's own parent and the rank asks there next "
                  "(on), or the refusal ends its seed phase (off)");
-  app.add_option_function<double>(
-         "--steal-retry-max-us",
-         [&comm](double us) { comm.stealRetryMax = std::chrono::microseconds(static_cast<std::int64_t>(us)); },
-         "Between ranks: the longest a rank waits after refused steals before it asks again (µs; the wait "
-         "doubles from 20 µs up to this)")
-      ->default_str(std::to_string(comm.stealRetryMax.count()))
-      ->check(cli::real(1.0, 1e9));
-  app.add_option_function<double>(
-         "--steal-hold-us",
-         [&comm](double us) { comm.stealHoldMax = std::chrono::microseconds(static_cast<std::int64_t>(us)); },
-         "Between ranks: a rank with nothing to give, whose busy worker splits for the thief, holds a steal "
-         "request up to this long and answers it with that split (µs; 0 = refuse at once)")
-      ->default_str(std::to_string(comm.stealHoldMax.count()))
-      ->check(cli::real(0.0, 1e9));
+  microseconds(app, "--steal-retry-max-us", comm.stealRetryMax, 1.0,
+               "Between ranks: the longest a rank waits after refused steals before it asks again (µs; the wait "
+               "doubles from 20 µs up to this)");
+  microseconds(app, "--steal-hold-us", comm.stealHoldMax, 0.0,
+               "Between ranks: a rank with nothing to give, whose busy worker splits for the thief, holds a steal "
+               "request up to this long and answers it with that split (µs; 0 = refuse at once)");
 }
 
 }  // namespace jackdaw::comm
