@@ -30,6 +30,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -352,6 +353,49 @@ struct MaxClique {
       s.adj[position[v]].set(position[u]);
     }
     return s;
+  }
+
+  // The same graph renumbered in "colour sort" order (CliSAT's COLOR-SORT, reversed): s's vertices
+  // coloured greedily in s's order, class by class, then listed last class first. The app uses it
+  // only where it proves the initial clique optimal at the root (rootProves), as on Sanchis's gen
+  // graphs, whose planted clique the root colouring in degeneracy order never matches.
+  static Space colourSorted(const Space& s) {
+    const auto n = static_cast<std::size_t>(s.n);
+    std::vector<int> order;  // new index -> old index
+    Set uncoloured{};
+    uncoloured.setFirst(n);
+    while (!uncoloured.empty()) {
+      Set q = uncoloured;
+      while (!q.empty()) {
+        const std::size_t v = q.first();
+        order.push_back(static_cast<int>(v));
+        uncoloured.reset(v), q.reset(v), q.andNot(s.adj[v]);
+      }
+    }
+    std::reverse(order.begin(), order.end());
+    std::vector<std::size_t> position(n);
+    for (std::size_t i = 0; i < n; ++i) position[static_cast<std::size_t>(order[i])] = i;
+    Space r;
+    r.n = s.n;
+    r.original.resize(n);
+    r.adj.assign(n, Set{});
+    for (std::size_t i = 0; i < n; ++i) {
+      r.original[i] = s.original[static_cast<std::size_t>(order[i])];
+      s.adj[static_cast<std::size_t>(order[i])].forEach([&](std::size_t u) { r.adj[i].set(position[u]); });
+    }
+    return r;
+  }
+
+  // True if the root's generator, told that a clique of `known` vertices exists, leaves no child
+  // that could beat it: no clique larger than `known` exists.
+  static bool rootProves(const Space& s, int known) {
+    std::atomic<int> best{known};
+    std::atomic<bool> has{true};
+    const Node r = root(s);
+    Generator gen(s, r, IncumbentView<int>(&best, &has, nullptr));
+    for (std::size_t i = 0; i < gen.numChildren; ++i)
+      if (gen.next().bound > known) return false;
+    return true;
   }
 
   // What names a node across runs (a trace's levels match tasks by it): its clique. Its bound
