@@ -1,5 +1,6 @@
 // Maximum clique as a Jackdaw search model: bitset branch and bound with a greedy-colouring bound
-// (MCSa/BBMC), Tomita's re-colouring ("Re-NUMBER", MCS) and a degeneracy initial order.
+// (MCSa/BBMC), Tomita's re-colouring ("Re-NUMBER", MCS), a MaxSAT test on the vertices left above
+// the pruning colour (Li and Quan's unit propagation) and a degeneracy initial order.
 // docs/maxclique.md explains the choices and cites the papers.
 //
 //   #include "jackdaw/maxclique/model.hpp"      // link jackdaw_maxclique
@@ -20,13 +21,16 @@
 // are pruned; only vertices coloured above kmin are branched on. Such a vertex v is moved below
 // instead when it has a single neighbour w in some class k1 < kmin and w fits a class k2 in
 // (k1, kmin]: one branch fewer. Vertices that stay at or below kmin all get the bound |C| + kmin
-// (they are cut at the first). The generator learns `best` from the engine (IncumbentView): the
+// (they are cut at the first). Once re-NUMBER fails, the MaxSAT test takes over: a vertex whose
+// unit clause, propagated through the classes 1..kmin, empties one of them, goes below too
+// (failedByUnitPropagation). The generator learns `best` from the engine (IncumbentView): the
 // incumbent of an optimisation, or a decision's goal less one; any value keeps every bound valid,
 // a low one only re-colours less.
 #pragma once
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -105,6 +109,11 @@ struct MaxClique {
     struct Classes {
       std::vector<std::uint16_t> data, size;
       std::size_t stride = 0;
+      // The MaxSAT test's: classes 1..kmin as bitsets, what is left of each within N(v) during
+      // unit propagation, each class's state, the classes taken by an inconsistent subset.
+      std::vector<Set> bits, left;
+      std::vector<std::uint8_t> state, used;
+      std::vector<int> queue;
       void fit(int rows, std::size_t n) {
         if (stride != n) stride = n, size.clear();
         const auto r = static_cast<std::size_t>(rows);
@@ -126,6 +135,7 @@ struct MaxClique {
       cls.fit(kmin + 1, static_cast<std::size_t>(space_.n));
       Set uncoloured = parent_.candidates;
       bool renumbering = kmin > 1;
+      bool maxsat = false;  // the MaxSAT test runs from re-NUMBER's first failure to its own
       int col = 0;
       std::size_t low = 0;  // words below `low` of `uncoloured` are empty
       while (true) {
@@ -169,6 +179,16 @@ struct MaxClique {
               // v stays above kmin, so this node branches anyway; trying the vertices after it
               // costs more than the branches it saves (measured: bench/results/maxclique_bound.md).
               renumbering = false;
+              maxsat = true;
+              classSets(cls, kmin);
+            }
+            if (maxsat) {
+              if (failedByUnitPropagation(v, kmin)) {
+                low_.set(v), ++lowCount_;
+                continue;
+              }
+              // As with re-NUMBER: past the first failure, more tests cost more than they save.
+              maxsat = false;
             }
             order_[count_] = static_cast<std::uint16_t>(v);
             colour_[count_++] = static_cast<std::uint16_t>(col);
@@ -181,6 +201,77 @@ struct MaxClique {
       }
       if (col <= kmin) low_ = parent_.candidates;  // nothing above kmin
       lowTop_ = std::min(col, kmin);
+    }
+
+    // The MaxSAT test (Li and Quan 2010, in the bit-parallel form of San Segundo et al.'s CliSAT,
+    // docs/maxclique.md): when it starts, classes 1..kmin are copied as bitsets, all free.
+    void classSets(Classes& cls, int kmin) {
+      const auto rows = static_cast<std::size_t>(kmin) + 1;
+      if (cls.bits.size() < rows) cls.bits.resize(rows), cls.left.resize(rows), cls.state.resize(rows), cls.used.resize(rows);
+      for (int k = 1; k <= kmin; ++k) {
+        Set& b = cls.bits[k];
+        b = Set{};
+        const std::uint16_t* row = cls.row(k);
+        for (std::size_t i = 0; i < cls.size[k]; ++i) b.set(row[i]);
+        cls.used[k] = 0;
+      }
+    }
+
+    // v is about to be coloured above kmin. Each free class k (of 1..kmin) is read as the clause
+    // "the clique takes a vertex of k", v as the unit clause {v}. If a free class has no neighbour
+    // of v, v joins it (the class stays independent). Otherwise unit propagation: a class whose
+    // vertices in N(v) shrink to one, u, forces u, which removes u's non-neighbours from the other
+    // classes. If a class empties, the classes involved ({v}, the forced ones, the empty one) form
+    // an inconsistent subset: no clique takes a vertex from each. They are marked used, and v goes
+    // down with the vertices of colour <= kmin. With r vertices moved down this way there are
+    // kmin + r "classes" among those vertices and r disjoint inconsistent subsets, so they hold no
+    // clique above kmin: the bound |C| + kmin they all get stays valid.
+    bool failedByUnitPropagation(std::size_t v, int kmin) {
+      Classes& cls = scratch();
+      const Set& nv = space_.adj[v];
+      cls.queue.clear();
+      for (int k = 1; k <= kmin; ++k) {
+        if (cls.used[k]) continue;
+        Set& d = cls.left[k];
+        d = cls.bits[k] & nv;
+        const int c = atMostTwo(d);
+        if (c == 0) {
+          cls.bits[k].set(v);
+          return true;
+        }
+        cls.state[k] = c == 1 ? 1 : 0;
+        if (c == 1) cls.queue.push_back(k);
+      }
+      for (std::size_t head = 0; head < cls.queue.size(); ++head) {
+        const int k = cls.queue[head];
+        cls.state[k] = 2;
+        const Set& nu = space_.adj[cls.left[k].first()];
+        for (int j = 1; j <= kmin; ++j) {
+          if (cls.used[j] || cls.state[j] == 2) continue;
+          Set& d = cls.left[j];
+          d &= nu;
+          const int c = atMostTwo(d);
+          if (c == 0) {
+            cls.used[j] = 1;
+            for (std::size_t i = 0; i <= head; ++i) cls.used[cls.queue[i]] = 1;
+            return true;
+          }
+          if (c == 1 && cls.state[j] == 0) cls.state[j] = 1, cls.queue.push_back(j);
+        }
+      }
+      return false;
+    }
+
+    // 0, 1 or 2 (two or more members).
+    static int atMostTwo(const Set& s) {
+      int c = 0;
+      for (std::size_t w = 0; w < Words; ++w) {
+        const Word x = s.word(w);
+        if (x == 0) continue;
+        c += (x & (x - 1)) != 0 ? 2 : 1;
+        if (c >= 2) return 2;
+      }
+      return c;
     }
 
     // Re-NUMBER (Tomita et al. 2010): v, about to be coloured above kmin, joins a class k1 < kmin
@@ -262,6 +353,49 @@ struct MaxClique {
       s.adj[position[v]].set(position[u]);
     }
     return s;
+  }
+
+  // The same graph renumbered in "colour sort" order (CliSAT's COLOR-SORT, reversed): s's vertices
+  // coloured greedily in s's order, class by class, then listed last class first. The app uses it
+  // only where it proves the initial clique optimal at the root (rootProves), as on Sanchis's gen
+  // graphs, whose planted clique the root colouring in degeneracy order never matches.
+  static Space colourSorted(const Space& s) {
+    const auto n = static_cast<std::size_t>(s.n);
+    std::vector<int> order;  // new index -> old index
+    Set uncoloured{};
+    uncoloured.setFirst(n);
+    while (!uncoloured.empty()) {
+      Set q = uncoloured;
+      while (!q.empty()) {
+        const std::size_t v = q.first();
+        order.push_back(static_cast<int>(v));
+        uncoloured.reset(v), q.reset(v), q.andNot(s.adj[v]);
+      }
+    }
+    std::reverse(order.begin(), order.end());
+    std::vector<std::size_t> position(n);
+    for (std::size_t i = 0; i < n; ++i) position[static_cast<std::size_t>(order[i])] = i;
+    Space r;
+    r.n = s.n;
+    r.original.resize(n);
+    r.adj.assign(n, Set{});
+    for (std::size_t i = 0; i < n; ++i) {
+      r.original[i] = s.original[static_cast<std::size_t>(order[i])];
+      s.adj[static_cast<std::size_t>(order[i])].forEach([&](std::size_t u) { r.adj[i].set(position[u]); });
+    }
+    return r;
+  }
+
+  // True if the root's generator, told that a clique of `known` vertices exists, leaves no child
+  // that could beat it: no clique larger than `known` exists.
+  static bool rootProves(const Space& s, int known) {
+    std::atomic<int> best{known};
+    std::atomic<bool> has{true};
+    const Node r = root(s);
+    Generator gen(s, r, IncumbentView<int>(&best, &has, nullptr));
+    for (std::size_t i = 0; i < gen.numChildren; ++i)
+      if (gen.next().bound > known) return false;
+    return true;
   }
 
   // What names a node across runs (a trace's levels match tasks by it): its clique. Its bound
