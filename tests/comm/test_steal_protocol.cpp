@@ -441,3 +441,34 @@ TEST(StealProtocol, SleepDoublesToItsCap) {
   ASSERT_TRUE(r.p->onTurn(0, true));
   EXPECT_EQ(r.p->afterTurn(false, 1, false)->count(), 20) << "waiting for a reply";
 }
+
+// A held steal request is woken for by the worker that splits (and by one whose task ends), so the
+// comm thread need not poll for it: it sleeps as usual, but never past the hold's end. A held seed
+// request is polled for, as a reply is.
+TEST(StealProtocol, AHeldStealRequestSleepsUntilItsHoldEnds) {
+  CommOptions o;
+  o.doorbell = false;
+  o.stealHoldMax = 500us;
+  Rig r(1, 4, o);
+  for (int i = 0; i < 8; ++i) r.p->afterTurn(false, 0, false);  // the back-off at its cap, 1000 µs
+  r.port.splits = true;
+  r.p->onRequest(2, StealRequest{}, false);
+  ASSERT_TRUE(r.p->holdsRequests());
+  r.port.now = r.us(200);
+  EXPECT_EQ(r.p->afterTurn(false, 0, false)->count(), 301) << "the 300 µs its hold has left (+1)";
+  r.port.now = r.us(600);
+  EXPECT_EQ(r.p->afterTurn(false, 0, false)->count(), 1) << "past its hold: look at once";
+  EXPECT_TRUE(r.p->serveHeld(false));
+  EXPECT_FALSE(r.p->holdsRequests());
+
+  CommOptions so;
+  so.doorbell = false;
+  so.seedArity = 2;
+  Rig s(1, 4, so);
+  s.port.work = true;
+  StealRequest q;
+  q.seed = true;
+  s.p->onRequest(3, q, false);
+  ASSERT_TRUE(s.p->holdsRequests());
+  EXPECT_EQ(s.p->afterTurn(false, 0, false)->count(), 20) << "a held seed request: polled like a reply";
+}
