@@ -126,6 +126,18 @@ def loadavg():
         return "?"
 
 
+def settle(r, key, w, want, cpu_s, wall_s, who):
+    """Files one run's outcome in row r: unsolved (no answer), wrong, or its times. True if right."""
+    if w is None:
+        r["unsolved"].add(key)
+        return False
+    if w != want:
+        r["wrong"].append(f"{who}: {w}")
+        return False
+    r[key].append((cpu_s, wall_s))
+    return True
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--clisat", required=True, help="the CliSAT binary (outside the repository)")
@@ -159,24 +171,14 @@ def main():
             for rep in range(a.repeats):
                 for order, key in ((1, "c1"), (2, "c2")):
                     w, c, t = run_clisat(a.clisat, edge, order, a.timeout, cpu)
-                    if w is None:
-                        r["unsolved"].add(key)
-                    elif w != want:
-                        r["wrong"].append(f"CliSAT order {order}: {w}")
-                    else:
-                        r[key].append((c, t))
+                    settle(r, key, w, want, c, t, f"CliSAT order {order}")
                 runs = [("new", a.jackdaw, ["--skeleton", "seq"]), ("old", a.old, ["--skeleton", "seq"]),
                         ("par", a.jackdaw, ["--skeleton", a.parallel, "--threads", str(a.workers)])]
                 for key, binary, extra in runs:
                     if not binary:
                         continue
                     w, c, t, nodes, init = run_jackdaw(binary, path, extra, a.timeout, cpu)
-                    if w is None:
-                        r["unsolved"].add(key)
-                    elif w != want:
-                        r["wrong"].append(f"Jackdaw {key}: {w}")
-                    else:
-                        r[key].append((c, t))
+                    if settle(r, key, w, want, c, t, f"Jackdaw {key}"):
                         r["nodes_" + key].append(nodes)
                         if key == "new" and init:
                             r["init"] = init
