@@ -282,7 +282,7 @@ NUMERIC = {
     "--seed-tree": [], "--slow-hosts": [], "--core-speed": [], "--latency-us": [], "--gbps": [],
     "--loopback-latency-us": [], "--yield-slice-us": [], "--wake-cpu-us": [], "--wake-late-us": [],
     "--slowdown": ["--slow-hosts", "1"], "--comm-cost-us": [], "--seed-hold-ms": ["--seed-tree", "2"],
-    "--steal-retry-max-us": [], "--memory-limit": [], "--slow-ranks": [], "--task-jitter": [],
+    "--steal-retry-max-us": [], "--steal-hold-us": [], "--memory-limit": [], "--slow-ranks": [], "--task-jitter": [],
     "--split-check-nodes": ["--split", "hunger"], "--split-cost-ns": ["--split", "hunger"],
 }
 # Policy constants: the policy that reads them, by prefix.
