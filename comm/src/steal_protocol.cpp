@@ -241,17 +241,20 @@ std::optional<std::chrono::microseconds> StealProtocol::afterTurn(bool active, i
   // Held seed requests wait for spare work, which nobody announces: look as often as for a reply.
   // A held steal request waits for a split, and the worker that splits wakes us (splitForThief), as
   // does one whose task ends with the pool empty: sleep no longer than its hold has left.
-  const bool seedHeld = std::any_of(held_.begin(), held_.end(), [](const Held& h) { return h.q.seed; });
+  bool seedHeld = false;
+  std::uint64_t firstSteal = std::numeric_limits<std::uint64_t>::max();  // the oldest held steal request's arrival
+  for (const Held& h : held_) {
+    if (h.q.seed)
+      seedHeld = true;
+    else
+      firstSteal = std::min(firstSteal, h.arrivedNs);
+  }
   Sleep s = nextSleep(o_, backoff_, !inflight_.empty() || seedHeld, lastRecord_.pooled > 0, idleWorkers, sendsPending);
   backoff_ = std::min(s.now * 2, s.cap);
-  if (!held_.empty() && !seedHeld) {
+  if (!seedHeld && firstSteal != std::numeric_limits<std::uint64_t>::max()) {
     const std::uint64_t now = port_.nowNs();
-    std::uint64_t left = std::numeric_limits<std::uint64_t>::max();
-    for (const Held& h : held_) {
-      const std::uint64_t until = h.arrivedNs + static_cast<std::uint64_t>(o_.stealHoldMax.count()) * 1000;
-      left = std::min(left, until > now ? until - now : 0);
-    }
-    s.now = std::min(s.now, std::chrono::microseconds(left / 1000 + 1));
+    const std::uint64_t until = firstSteal + static_cast<std::uint64_t>(o_.stealHoldMax.count()) * 1000;
+    s.now = std::min(s.now, std::chrono::microseconds((until > now ? until - now : 0) / 1000 + 1));
   }
   return s.now;
 }

@@ -76,17 +76,15 @@ nlohmann::json report(Running& run) {
   std::vector<double> firstFound(job.trees.size(), -1.0);
   nlohmann::json rankTimes = nlohmann::json::array();
   for (auto& r : job.ranks) {
-    for (std::size_t i = 0; i < nodesIn.size(); ++i) {
+    tasksRun += r->finished;
+    pruned += r->pruned;
+    if (r->split) splits += r->split->splits(), splitTasks += r->split->splitTasks();
+    for (std::size_t i = 0; i < job.trees.size(); ++i) {
+      startedIn[i] += r->startedIn[i];
       nodesIn[i] += r->nodesIn[i];
       if (r->foundAt[i] >= 0 && (firstFound[i] < 0 || r->foundAt[i] < firstFound[i])) firstFound[i] = r->foundAt[i];
     }
     rankTimes.push_back({{"found_s", r->foundAt}, {"ran_s", r->ranAt}});
-  }
-  for (auto& r : job.ranks) {
-    tasksRun += r->finished;
-    pruned += r->pruned;
-    if (r->split) splits += r->split->splits(), splitTasks += r->split->splitTasks();
-    for (std::size_t i = 0; i < startedIn.size(); ++i) startedIn[i] += r->startedIn[i];
   }
   for (auto& c : run.comms) publishes += c->boundPublishes(), yields += c->yields();
   nlohmann::json bounds = nlohmann::json::array();

@@ -47,6 +47,25 @@ std::string joinOneBased(const std::vector<int>& vs) {
   return s.str();
 }
 
+// The answer: the instance, `verdict` as its headline, the clique (original vertices) and the
+// initial clique's size and time.
+app::Answer answerFor(const Options& o, const DimacsGraph& g, const std::string& verdict, const std::vector<int>& clique,
+                      int initialSize, double initialSeconds) {
+  app::Answer a;
+  a.line("instance", baseName(g.source) + " (" + g.source + ")");
+  a.line("vertices", g.n).line("edges", g.edges.size());
+  a.line(verdict);
+  if (!clique.empty()) a.line("clique", joinOneBased(clique));
+  a.fields = {{"instance", baseName(g.source)}, {"file", g.source}, {"vertices", g.n}, {"edges", g.edges.size()},
+              {"mode", o.decision ? "decision" : "optimisation"}, {"initial_clique", initialSize},
+              {"initial_seconds", initialSeconds}};
+  if (o.decision) a.fields["decision_k"] = *o.decision;
+  std::vector<int> oneBased;
+  for (int v : clique) oneBased.push_back(v + 1);
+  a.result["clique"] = oneBased;
+  return a;
+}
+
 template <std::size_t W, class Kind>
 int solve(app::AppContext& ctx, const Options& o, const DimacsGraph& g) {
   using M = MaxClique<W>;
@@ -66,10 +85,6 @@ int solve(app::AppContext& ctx, const Options& o, const DimacsGraph& g) {
     ctx.log->info("initial clique: {} vertices in {:.3f} s", initial.size(), initialSeconds);
   }
   const int initialSize = static_cast<int>(initial.size());
-  const auto heuristicFields = [&](app::Answer& a) {
-    a.fields["initial_clique"] = initialSize;
-    a.fields["initial_seconds"] = initialSeconds;
-  };
 
   // The order: degeneracy, unless the colour-sort order proves at its root that nothing beats what
   // is known (the initial clique; in a decision, the goal less one).
@@ -86,18 +101,10 @@ int solve(app::AppContext& ctx, const Options& o, const DimacsGraph& g) {
     if (initialSize >= *o.decision) {  // answered by the heuristic: no search
       app::checkSetupAcrossRanks(ctx);
       ctx.startup.searchStarts();
-      app::Answer a;
-      a.line("instance", baseName(g.source) + " (" + g.source + ")");
-      a.line("vertices", g.n).line("edges", g.edges.size());
-      a.line("clique of size >= " + std::to_string(*o.decision) + ": found (by the initial heuristic)");
-      a.line("clique", joinOneBased(initial));
-      a.fields = {{"instance", baseName(g.source)}, {"file", g.source}, {"vertices", g.n}, {"edges", g.edges.size()},
-                  {"mode", "decision"}, {"decision_k", *o.decision}};
-      heuristicFields(a);
-      std::vector<int> oneBased;
-      for (int v : initial) oneBased.push_back(v + 1);
+      app::Answer a =
+          answerFor(o, g, "clique of size >= " + std::to_string(*o.decision) + ": found (by the initial heuristic)",
+                    initial, initialSize, initialSeconds);
       a.result["found"] = true;
-      a.result["clique"] = oneBased;
       return app::finish(ctx, SearchStats{}, 0.0, StopReason::Found, a);
     }
   } else {
@@ -117,29 +124,17 @@ int solve(app::AppContext& ctx, const Options& o, const DimacsGraph& g) {
                              std::to_string(r.best->size));
   }
 
-  app::Answer a;
-  a.line("instance", baseName(g.source) + " (" + g.source + ")");
-  a.line("vertices", g.n).line("edges", g.edges.size());
   const std::string partial = r.complete() ? "" : " (search interrupted: partial result)";
-  if constexpr (isDecision<Kind>) {
-    a.line("clique of size >= " + std::to_string(*o.decision) + ": " + (r.best ? "found" : "none") + partial);
-  } else {
-    a.line((r.complete() ? "omega = " : "omega >= ") + std::to_string(clique.size()) + partial);
-  }
-  if (!clique.empty()) a.line("clique", joinOneBased(clique));
-
-  a.fields = {{"instance", baseName(g.source)}, {"file", g.source}, {"vertices", g.n}, {"edges", g.edges.size()},
-              {"mode", isDecision<Kind> ? "decision" : "optimisation"}};
-  heuristicFields(a);
-  if constexpr (isDecision<Kind>) {
-    a.fields["decision_k"] = *o.decision;
+  std::string verdict;
+  if constexpr (isDecision<Kind>)
+    verdict = "clique of size >= " + std::to_string(*o.decision) + ": " + (r.best ? "found" : "none") + partial;
+  else
+    verdict = (r.complete() ? "omega = " : "omega >= ") + std::to_string(clique.size()) + partial;
+  app::Answer a = answerFor(o, g, verdict, clique, initialSize, initialSeconds);
+  if constexpr (isDecision<Kind>)
     a.result["found"] = r.best.has_value();
-  } else {
+  else
     a.result["omega"] = clique.size();
-  }
-  std::vector<int> oneBased;
-  for (int v : clique) oneBased.push_back(v + 1);
-  a.result["clique"] = oneBased;
   return app::finish(ctx, r, a);
 }
 
