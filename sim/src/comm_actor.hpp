@@ -68,7 +68,7 @@ class CommActor final : public comm::StealPort {
     answer_.clear();
     const std::size_t spare = r_.spareFor(q.seed);
     if (spare == 0 && r_.split && job_.cfg.splitDirect && r_.split->donor() >= 0)
-      answer_ = r_.split->split(r_.split->donor(), job_.cfg.splitCostNs, job_.cfg.splitLevel);
+      answer_ = splitFor(job_, r_, r_.split->donor(), true);
     else if (spare == 0 && r_.split && r_.pool.size() == 0) {
       r_.remoteHunger = true;
       r_.hungerChanged();

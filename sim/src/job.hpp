@@ -18,6 +18,7 @@
 #include "jackdaw/comm/comm_stats.hpp"
 #include "jackdaw/comm/local_work.hpp"
 #include "jackdaw/comm/policy.hpp"
+#include "jackdaw/core/hunger_rule.hpp"
 #include "jackdaw/core/work_rate.hpp"
 #include "jackdaw/sim/replay.hpp"
 #include "jackdaw/trace/trace.hpp"
@@ -175,5 +176,17 @@ struct Job {
     }
   }
 };
+
+// Worker w of rank r splits under the run's --split-chunk; remote: for a thief of another rank
+// (the engine's requestSplit), else for an idle worker of r.
+inline std::vector<std::uint64_t> splitFor(const Job& job, Rank& r, int w, bool remote) {
+  const SimConfig& c = job.cfg;
+  switch (c.splitChunk) {
+    case SimConfig::SplitChunk::Level: return r.split->split(w, c.splitCostNs, 0, true);
+    case SimConfig::SplitChunk::Rule: return r.split->split(w, c.splitCostNs, hungerChunk(remote));
+    case SimConfig::SplitChunk::One: break;
+  }
+  return r.split->split(w, c.splitCostNs, 1);
+}
 
 }  // namespace jackdaw::sim::detail

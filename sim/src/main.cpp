@@ -21,6 +21,7 @@
 #include "jackdaw/comm/comm_cli.hpp"
 #include "jackdaw/comm/policy.hpp"
 #include "jackdaw/core/errors.hpp"
+#include "jackdaw/core/hunger_rule.hpp"
 #include "jackdaw/core/memory_budget.hpp"
 #include "jackdaw/sim/platform.hpp"
 #include "jackdaw/sim/replay.hpp"
@@ -122,9 +123,14 @@ int main(int argc, char** argv) {
                  "--split hunger: CPU a split costs the worker that splits, per task it hands over (ns)")
       ->capture_default_str()
       ->check(cli::real(0.0, 1e12));
-  cli::addChoice(app, "--split-chunk", cfg.splitLevel, {{"one", false}, {"level", true}},
-                 "--split hunger: a split hands over the oldest entry of the worker's stack (one) or every entry at "
-                 "its depth (level), as stack_stealing without and with --chunked");
+  cli::addChoice(app, "--split-chunk", cfg.splitChunk,
+                 {{"one", jackdaw::sim::SimConfig::SplitChunk::One}, {"level", jackdaw::sim::SimConfig::SplitChunk::Level},
+                  {"rule", jackdaw::sim::SimConfig::SplitChunk::Rule}},
+                 "--split hunger: a split hands over the oldest entry of the worker's stack (one), every entry at its "
+                 "depth (level), as stack_stealing without and with --chunked, or the oldest entries level after "
+                 "level, up to " + std::to_string(jackdaw::kLocalChunk) + " for a worker of the rank and " +
+                     std::to_string(jackdaw::kRemoteChunk) + " for a remote thief (rule), as depth_bounded and "
+                     "budget split");
   cli::addChoice(app, "--split-remote", cfg.splitDirect, {{"pool", false}, {"direct", true}},
                  "--split hunger: a thief that finds nothing to take makes a busy worker split into the pool, where "
                  "the thief's next request may find it (pool, the runtime's rule), or into the answer to this "

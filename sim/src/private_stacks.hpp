@@ -3,9 +3,9 @@
 //
 // A task that reaches a recorded spawn point puts the child on its worker's private stack, which
 // no thief sees. When the rank is hungry (a worker of it idle, or a remote thief found its pool
-// empty) and its pool is empty, a busy worker moves the oldest entry of its stack (the shallowest:
-// the first its tasks spawned) to the rank's pool at its next hunger check, and pays the split's
-// cost. A worker whose task ends goes on with the newest entry of its own stack before it looks
+// empty) and its pool is empty, a busy worker moves its oldest entries (the shallowest: the first
+// its tasks spawned; how many: --split-chunk) to the rank's pool at its next hunger check, and pays
+// the split's cost per entry. A worker whose task ends goes on with the newest entry of its own stack before it looks
 // at the pool, as a depth-first search backtracks into its own unexplored siblings.
 //
 // This class is the data and the choices; replay.cpp calls it from its workers, its comm actor
@@ -52,17 +52,18 @@ class PrivateStacks {
         best = static_cast<int>(w);
     return best;
   }
-  // Worker w splits: its oldest entry leaves its stack for the rank's pool, or with `level` every
-  // entry at the oldest one's depth from the bottom of the stack up (stack_stealing --chunked: the
-  // whole shallowest level). Each entry costs `costNs`, added to what w's task still has to run.
-  std::vector<std::uint64_t> split(int w, double costNs, bool level) {
+  // Worker w splits: up to `most` of its oldest entries leave its stack for the rank's pool, from
+  // the bottom of the stack up, or with `level` every entry at the oldest one's depth
+  // (stack_stealing --chunked: the whole shallowest level). Each entry costs `costNs`, added to
+  // what w's task still has to run.
+  std::vector<std::uint64_t> split(int w, double costNs, std::size_t most, bool level = false) {
     auto& s = stacks_[idx(w)];
     std::vector<std::uint64_t> out;
     const std::uint32_t depth = s.front().depth;
     do {
       out.push_back(s.front().task);
       s.pop_front();
-    } while (level && !s.empty() && s.front().depth == depth);
+    } while (!s.empty() && (level ? s.front().depth == depth : out.size() < most));
     size_ -= out.size();
     debtNs_[idx(w)] += costNs * static_cast<double>(out.size());
     ++splits_;

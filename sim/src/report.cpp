@@ -6,6 +6,17 @@
 
 namespace jackdaw::sim::detail {
 
+namespace {
+const char* splitChunkName(SimConfig::SplitChunk c) {
+  switch (c) {
+    case SimConfig::SplitChunk::Level: return "level";
+    case SimConfig::SplitChunk::Rule: return "rule";
+    case SimConfig::SplitChunk::One: break;
+  }
+  return "one";
+}
+}  // namespace
+
 nlohmann::json report(Running& run) {
   Job& job = *run.job;
   for (auto& c : run.comms) c->finish();
@@ -147,7 +158,7 @@ nlohmann::json report(Running& run) {
                         {{"mode", cfg.splitOnHunger ? "hunger" : "tree"},
                          {"check_nodes", cfg.splitCheckNodes},
                          {"cost_ns", cfg.splitCostNs},
-                         {"level", cfg.splitLevel},
+                         {"chunk", splitChunkName(cfg.splitChunk)},
                          {"remote", cfg.splitDirect ? "direct" : "pool"},
                          {"splits", splits},
                          {"split_tasks", splitTasks}}},

@@ -41,8 +41,8 @@ void splitter(Job& job, Rank& r) {
     }
     if (job.done) return;
     if (!r.hungry() || r.split->donor() < 0) continue;
-    const auto tasks = r.split->split(r.split->donor(), job.cfg.splitCostNs, job.cfg.splitLevel);
     const bool remote = r.remoteHunger;
+    const auto tasks = splitFor(job, r, r.split->donor(), remote);
     r.remoteHunger = false;  // as the engine's push()
     for (std::uint64_t t : tasks) pushTask(job, r, t, false);
     if (remote && !tasks.empty()) r.wake();  // as the engine's splitForThief(): a held request can be answered

@@ -366,7 +366,8 @@ def hunger(sim, trace):
             for ranks in (1, 2, 4):
                 for workers in (1, 2, 3):
                     for cost, chunk, remote in ((500, "one", "pool"), (200000, "one", "pool"), (500, "level", "pool"),
-                                                (200000, "level", "pool"), (500, "one", "direct"), (200000, "level", "direct")):
+                                                (200000, "level", "pool"), (500, "one", "direct"), (200000, "level", "direct"),
+                                                (500, "rule", "pool"), (200000, "rule", "direct")):
                         if cost != 500 and (policy != "random" or ranks == 4):
                             continue
                         args = [trace, "--platform", "study", "--hosts", str(ranks), "--workers", str(workers),
@@ -389,7 +390,7 @@ def hunger(sim, trace):
                             # while the comm actor holds the rank, and a worker ending a task waits that out.
                             if policy == "random" and abs(busy - (cpu + sp["split_tasks"] * cost * 1e-9)) > 1e-6 * cpu + 1e-9 * (want_tasks + splits):
                                 why.append(f"busy {busy:.9f} s != cpu {cpu:.9f} + {sp['split_tasks']} tasks split x {cost} ns")
-                            if not (sp["split_tasks"] >= splits and (chunk == "level" or sp["split_tasks"] == splits)):
+                            if not (sp["split_tasks"] >= splits and (chunk != "one" or sp["split_tasks"] == splits)):
                                 why.append(f"{sp['split_tasks']} tasks in {splits} splits")
                             if ranks * workers == 1:
                                 if splits != 0 or abs(seconds - cpu) > 1e-6 * cpu:

@@ -60,7 +60,11 @@ struct SimConfig {
   bool splitOnHunger = false;
   double splitCheckNodes = 1;        // a busy worker checks for hunger every this many nodes
   double splitCostNs = 500;          // CPU a split costs the worker that splits, per task it makes
-  bool splitLevel = false;           // a split hands over the whole shallowest level (--chunked), not one task
+  // What one split hands over: the oldest entry (One), the whole shallowest level (Level, as
+  // stack_stealing --chunked), or the engine's rule (Rule: up to hungerChunk(remote) entries, oldest
+  // first, level after level, as depth_bounded and budget split; core/hunger_rule.hpp).
+  enum class SplitChunk { One, Level, Rule };
+  SplitChunk splitChunk = SplitChunk::Rule;
   bool splitDirect = false;          // a refused thief's split goes into its answer (a what-if), not the pool
 };
 

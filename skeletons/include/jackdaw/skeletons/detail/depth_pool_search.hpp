@@ -14,6 +14,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "jackdaw/core/hunger_rule.hpp"
 #include "jackdaw/core/worker_queues.hpp"
 #include "jackdaw/skeletons/detail/parallel_search.hpp"
 
@@ -44,11 +45,9 @@ int splitIntoPool(S& s, Dfs& dfs, std::size_t maxTasks = std::numeric_limits<std
 }
 
 // The hunger rule of ParallelOptions::splitOnHunger, for a skeleton's hooks to call after each
-// node: every kHungerEvery nodes, if a worker of this rank is hungry and the pool is empty, the
-// shallowest unexplored sibling goes to the pool; if a remote thief is, the kRemoteChunk shallowest
-// (level after level), so that a steal, which costs a round trip, carries more than one node.
-inline constexpr std::size_t kRemoteChunk = 16;
-inline constexpr std::size_t kLocalChunk = 8;
+// node: every kHungerEvery nodes, if a worker of this rank is hungry, or a remote thief, and the
+// pool is empty, the hungerChunk shallowest unexplored siblings (level after level) go to this
+// worker's queue (core/hunger_rule.hpp).
 template <class S>
 struct HungerSplit {
   S& s;
@@ -58,7 +57,7 @@ struct HungerSplit {
     if (--countdown != 0) return;
     countdown = kHungerEvery;
     if (!s.hungry()) return;
-    splitIntoPool(s, dfs, s.remoteHungry() ? kRemoteChunk : kLocalChunk, true, true);
+    splitIntoPool(s, dfs, hungerChunk(s.remoteHungry()), true, true);
   }
 };
 

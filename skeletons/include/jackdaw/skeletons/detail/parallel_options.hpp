@@ -26,7 +26,4 @@ struct ParallelOptions {
   bool splitOnHunger = true;
 };
 
-// Nodes between two checks for hunger: two relaxed loads each, well under 1 % of a node's cost.
-inline constexpr unsigned kHungerEvery = 8;
-
 }  // namespace jackdaw

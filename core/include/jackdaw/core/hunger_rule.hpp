@@ -1,0 +1,26 @@
+// The constants of the hunger rule (ParallelOptions::splitOnHunger): how often a running
+// depth-first task looks for hungry workers, and how much it hands out when it finds one. The
+// skeletons (depth_bounded, budget) and jackdaw-sim's replay of the rule (--split hunger
+// --split-chunk rule) both read them here.
+#pragma once
+
+#include <cstddef>
+
+namespace jackdaw {
+
+// Nodes between two checks for hunger: two relaxed loads each, well under 1 % of a node's cost.
+inline constexpr unsigned kHungerEvery = 8;
+
+// Unexplored siblings one split hands out, shallowest first, level after level: for a hungry
+// worker of this rank, and for a remote thief, whose steal costs a round trip (tens of µs on one
+// node) and should carry enough to pay for it. On binomial trees (UTS T3) a subtree's size is
+// heavy-tailed, so the work a split carries grows faster than the number of siblings in it: on
+// T3L at 2 ranks x 1 worker, 16 siblings cost 6,000-8,500 steal requests and 0.7-0.8 s of idle
+// workers per run, 128 cost 1,700-1,800 requests and 0.3 s (bench/results/fine_grain.md).
+inline constexpr std::size_t kLocalChunk = 8;
+inline constexpr std::size_t kRemoteChunk = 128;
+
+// What one split hands out, for a remote thief or for a worker of this rank.
+constexpr std::size_t hungerChunk(bool remote) noexcept { return remote ? kRemoteChunk : kLocalChunk; }
+
+}  // namespace jackdaw
