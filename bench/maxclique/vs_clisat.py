@@ -2,7 +2,7 @@
 """MaxClique side by side with CliSAT (San Segundo, Furini, Alvarez and Pardalos 2023), run alternately.
 
     bench/maxclique/vs_clisat.py --clisat PATH [--jackdaw PATH] [--old PATH] [--repeats N]
-                                 [--timeout S] [--workers W] [--out FILE] [INSTANCE ...]
+                                 [--timeout S] [--workers W] [--orders 1,2] [--out FILE] [INSTANCE ...]
 
 CliSAT is the authors' Linux binary (github.com/psanse/CliSAT, bin/CliSAT at commit
 c33e95292463ff635e9e6f7f5a0504d498ad984e); keep it outside the repository. It is run as
@@ -10,9 +10,10 @@ c33e95292463ff635e9e6f7f5a0504d498ad984e); keep it outside the repository. It is
 it needs a 'p edge' header, so 'p col' files are copied with the header changed into a temporary
 folder. It always exits 0: a line 'exiting on time out' means not proved.
 
-Each repeat runs, one after the other on one instance: CliSAT order 1, CliSAT order 2, Jackdaw
-`--skeleton seq`, the old Jackdaw build (--old, if given) `--skeleton seq`, and Jackdaw with
-`--skeleton budget --threads W` (--parallel picks another skeleton). CPU seconds are the child's user + system time
+Each repeat runs, one after the other on one instance: CliSAT order 1, CliSAT order 2 (--orders
+picks which; an order left out shows "–"), Jackdaw `--skeleton seq`, the old Jackdaw build (--old,
+if given) `--skeleton seq`, and Jackdaw with `--skeleton budget --threads W` (--parallel picks
+another skeleton; --workers 0 leaves it out). CPU seconds are the child's user + system time
 (from wait4), wall seconds the elapsed time of the whole process (reading the file included, for
 both programs). Every answer is checked against instances/dimacs/ANSWERS.tsv (or the ANSWERS.tsv
 next to the instance). The table gives median [min, max].
@@ -145,7 +146,8 @@ def main():
     ap.add_argument("--old", help="an older maxclique build, run --skeleton seq for the before column")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--timeout", type=int, default=600, help="seconds per run (CliSAT's own limit too)")
-    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--workers", type=int, default=2, help="workers of the parallel run (0: no parallel run)")
+    ap.add_argument("--orders", default="1,2", help="CliSAT's initial orders to run (1 degree sort, 2 colour sort)")
     ap.add_argument("--parallel", default="budget", help="the parallel skeleton of the W-worker runs")
     ap.add_argument("--dir", default=os.path.join(ROOT, "instances", "dimacs"))
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results", "maxclique_vs_clisat.md"))
@@ -170,12 +172,14 @@ def main():
                  "nodes_new": [], "nodes_old": [], "nodes_par": [], "init": None, "unsolved": set()}
             for rep in range(a.repeats):
                 for order, key in ((1, "c1"), (2, "c2")):
+                    if str(order) not in a.orders.split(","):
+                        continue
                     w, c, t = run_clisat(a.clisat, edge, order, a.timeout, cpu)
                     settle(r, key, w, want, c, t, f"CliSAT order {order}")
                 runs = [("new", a.jackdaw, ["--skeleton", "seq"]), ("old", a.old, ["--skeleton", "seq"]),
                         ("par", a.jackdaw, ["--skeleton", a.parallel, "--threads", str(a.workers)])]
                 for key, binary, extra in runs:
-                    if not binary:
+                    if not binary or (key == "par" and a.workers == 0):
                         continue
                     w, c, t, nodes, init = run_jackdaw(binary, path, extra, a.timeout, cpu)
                     if settle(r, key, w, want, c, t, f"Jackdaw {key}"):

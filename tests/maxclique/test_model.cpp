@@ -139,6 +139,25 @@ TEST_P(KnownOmega, InitialCliqueIsADeterministicCliqueNoLargerThanOmega) {
   });
 }
 
+TEST_P(KnownOmega, StartingCliqueIsADeterministicCliqueNoSmallerThanTheFirstRun) {
+  // The app's initial clique (startingClique): the tabu run, and a second one where the
+  // colour-sort root would prove a slightly larger clique. Never smaller than the first run's.
+  const auto g = instance(GetParam().name);
+  withWordsFor(g.n, [&](auto words) {
+    constexpr std::size_t W = decltype(words)::value;
+    const auto space = MaxClique<W>::makeSpace(g);
+    const auto sorted = MaxClique<W>::colourSorted(space);
+    const auto a = startingClique<W>(space, sorted), b = startingClique<W>(space, sorted);
+    EXPECT_EQ(a, b);
+    std::vector<int> file;
+    for (int v : a) file.push_back(space.original[static_cast<std::size_t>(v)]);
+    EXPECT_TRUE(formsClique(g, file));
+    EXPECT_GE(a.size(), initialClique<W>(space).size());
+    EXPECT_LE(static_cast<int>(a.size()), GetParam().omega);
+    return 0;
+  });
+}
+
 TEST_P(KnownOmega, ColourSortedOrderIsTheSameGraphAndItsRootProvesNothingFalse) {
   // The app's alternative order: the same edges under a renumbering, and its root never claims
   // that nothing beats omega - 1 (a clique of omega exists).
@@ -332,6 +351,56 @@ TEST(MaxCliqueModel, RandomGraphsMatchBruteForceEvenWithAStaleHint) {
     const auto r = seq::search<M, Optimisation>(space, M::root(space), {});
     EXPECT_EQ(*r.objective, omega) << "trial " << trial << " (stale hint)";
   }
+}
+
+TEST(MaxCliqueModel, GeneratorsToldOmegaMinusOneStillFindOmega) {
+  // The tightest test of the MaxSAT test's bound: every generator re-colours against omega - 1
+  // (kmin as large as it can be without being wrong), so a vertex moved below kmin that belongs
+  // to every maximum clique would lose the answer. Dense random graphs, where unit propagation
+  // finds many inconsistent subsets.
+  std::mt19937 rng(42);
+  for (int trial = 0; trial < 40; ++trial) {
+    const double p = trial % 2 == 0 ? 0.8 : 0.9;
+    const int n = p > 0.85 ? 30 + trial % 3 * 5 : 40 + trial % 4 * 5;
+    std::bernoulli_distribution edge(p);
+    std::vector<std::pair<int, int>> edges;
+    for (int u = 0; u < n; ++u)
+      for (int v = u + 1; v < n; ++v)
+        if (edge(rng)) edges.emplace_back(u, v);
+    const auto g = fromEdges(n, edges);
+    const int omega = bruteForceOmega(g);
+    const auto o = solve<Optimisation>(g, std::nullopt, omega - 1);
+    ASSERT_TRUE(o.found) << "trial " << trial;
+    EXPECT_EQ(o.objective, omega) << "trial " << trial;
+    EXPECT_TRUE(formsClique(g, o.clique));
+    EXPECT_TRUE(solve<Decision>(g, omega).found) << "trial " << trial;
+  }
+}
+
+TEST(MaxCliqueModel, Gen400p0955StartingCliqueIsOptimalAndTheColourSortRootProvesIt) {
+  // gen400_p0.9_55 (omega 55, instances/dimacs/ANSWERS.tsv): the first tabu run stops at 52; the
+  // colour-sort root would prove 55, so the second run looks for 55 and finds it; the search in
+  // that order then ends at its root, and the decision "a clique of 56?" is answered there too.
+  using M = MaxClique<8>;
+  const auto g = instance("gen400_p0.9_55");
+  const auto space = M::makeSpace(g);
+  const auto sorted = M::colourSorted(space);
+  const auto c = startingClique<8>(space, sorted);
+  ASSERT_EQ(c.size(), 55u);
+  std::vector<int> file;
+  for (int v : c) file.push_back(space.original[static_cast<std::size_t>(v)]);
+  EXPECT_TRUE(formsClique(g, file));
+  EXPECT_TRUE(M::rootProves(sorted, 55));
+  SearchParams<int> p;
+  p.initialBound = 55;
+  const auto r = seq::search<M, Optimisation>(sorted, M::root(sorted), p);
+  EXPECT_FALSE(r.best.has_value());
+  EXPECT_EQ(r.stats.nodes, 1u);
+  SearchParams<int> d;
+  d.expectedObjective = 56;
+  const auto none = seq::search<M, Decision>(sorted, M::root(sorted), d);
+  EXPECT_FALSE(none.best.has_value());
+  EXPECT_EQ(none.stats.nodes, 1u);
 }
 
 TEST(MaxCliqueModel, FrozenBoundTreeDoesNotDependOnWorkers) {

@@ -3,7 +3,7 @@
 //   maxclique brock200_1.clq                 omega and one maximum clique
 //   maxclique --decision 21 brock200_1.clq   is there a clique of size >= 21?
 //
-// Before the search, a short local search (heuristic.hpp) finds a clique; its size is the search's
+// Before the search, a short local search (heuristic.hpp, startingClique) finds a clique; its size is the search's
 // initial bound, so the search looks only for larger cliques, and if it finds none that clique is
 // the answer's witness. In a decision, a clique of at least K from it answers at once, with no
 // search. --no-heuristic leaves it out. If the colour-sort order's root proves that nothing beats
@@ -74,11 +74,13 @@ int solve(app::AppContext& ctx, const Options& o, const DimacsGraph& g) {
   if constexpr (isDecision<Kind>) params.expectedObjective = *o.decision;
 
   // The initial clique: the same on every rank (a fixed seed), so no rank needs to hear of it.
+  // The colour-sort order: the heuristic asks its root how large a clique would end the search.
+  auto sorted = M::colourSorted(space);
   std::vector<int> initial;
   double initialSeconds = 0;
   if (!o.noHeuristic) {
     const auto t0 = std::chrono::steady_clock::now();
-    for (int v : initialClique<W>(space)) initial.push_back(space.original[static_cast<std::size_t>(v)]);
+    for (int v : startingClique<W>(space, sorted)) initial.push_back(space.original[static_cast<std::size_t>(v)]);
     std::sort(initial.begin(), initial.end());
     initialSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!isClique(g, initial)) throw std::logic_error("internal error: the initial heuristic returned a non-clique");
@@ -90,7 +92,6 @@ int solve(app::AppContext& ctx, const Options& o, const DimacsGraph& g) {
   // is known (the initial clique; in a decision, the goal less one).
   const int known = isDecision<Kind> ? std::max(initialSize, *o.decision - 1) : initialSize;
   if (known > 0 && (!isDecision<Kind> || initialSize < *o.decision)) {
-    auto sorted = M::colourSorted(space);
     if (M::rootProves(sorted, known)) {
       ctx.log->info("colour-sort order: its root colouring proves no clique above {}", known);
       space = std::move(sorted);

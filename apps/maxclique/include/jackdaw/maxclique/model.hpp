@@ -109,11 +109,12 @@ struct MaxClique {
     struct Classes {
       std::vector<std::uint16_t> data, size;
       std::size_t stride = 0;
-      // The MaxSAT test's: classes 1..kmin as bitsets, what is left of each within N(v) during
-      // unit propagation, each class's state, the classes taken by an inconsistent subset.
-      std::vector<Set> bits, left;
-      std::vector<std::uint8_t> state, used;
-      std::vector<int> queue;
+      // The MaxSAT test's: the classes no inconsistent subset has taken yet (`free`); during one
+      // test, each class's members in N(v) (`mem`, from `off`, `cnt` of them), the classes with
+      // two or more such members (`open`) and the unit classes in the order found (`units`).
+      std::vector<std::uint16_t> mem, off, cnt;
+      std::vector<std::uint8_t> taken;
+      std::vector<int> free, open, units;
       void fit(int rows, std::size_t n) {
         if (stride != n) stride = n, size.clear();
         const auto r = static_cast<std::size_t>(rows);
@@ -180,10 +181,10 @@ struct MaxClique {
               // costs more than the branches it saves (measured: bench/results/maxclique_bound.md).
               renumbering = false;
               maxsat = true;
-              classSets(cls, kmin);
+              startMaxSat(cls, kmin);
             }
             if (maxsat) {
-              if (failedByUnitPropagation(v, kmin)) {
+              if (failedByUnitPropagation(v)) {
                 low_.set(v), ++lowCount_;
                 continue;
               }
@@ -203,18 +204,15 @@ struct MaxClique {
       lowTop_ = std::min(col, kmin);
     }
 
-    // The MaxSAT test (Li and Quan 2010, in the bit-parallel form of San Segundo et al.'s CliSAT,
-    // docs/maxclique.md): when it starts, classes 1..kmin are copied as bitsets, all free.
-    void classSets(Classes& cls, int kmin) {
+    // The MaxSAT test (Li and Quan 2010; CliSAT applies it to the branching vertices,
+    // docs/maxclique.md): when it starts, every class 1..kmin is free.
+    void startMaxSat(Classes& cls, int kmin) {
       const auto rows = static_cast<std::size_t>(kmin) + 1;
-      if (cls.bits.size() < rows) cls.bits.resize(rows), cls.left.resize(rows), cls.state.resize(rows), cls.used.resize(rows);
-      for (int k = 1; k <= kmin; ++k) {
-        Set& b = cls.bits[k];
-        b = Set{};
-        const std::uint16_t* row = cls.row(k);
-        for (std::size_t i = 0; i < cls.size[k]; ++i) b.set(row[i]);
-        cls.used[k] = 0;
-      }
+      if (cls.off.size() < rows) cls.off.resize(rows), cls.cnt.resize(rows);
+      cls.taken.assign(rows, 0);
+      if (cls.mem.size() < cls.stride) cls.mem.resize(cls.stride);
+      cls.free.clear();
+      for (int k = 1; k <= kmin; ++k) cls.free.push_back(k);
     }
 
     // v is about to be coloured above kmin. Each free class k (of 1..kmin) is read as the clause
@@ -222,56 +220,62 @@ struct MaxClique {
     // of v, v joins it (the class stays independent). Otherwise unit propagation: a class whose
     // vertices in N(v) shrink to one, u, forces u, which removes u's non-neighbours from the other
     // classes. If a class empties, the classes involved ({v}, the forced ones, the empty one) form
-    // an inconsistent subset: no clique takes a vertex from each. They are marked used, and v goes
-    // down with the vertices of colour <= kmin. With r vertices moved down this way there are
-    // kmin + r "classes" among those vertices and r disjoint inconsistent subsets, so they hold no
-    // clique above kmin: the bound |C| + kmin they all get stays valid.
-    bool failedByUnitPropagation(std::size_t v, int kmin) {
+    // an inconsistent subset: no clique takes a vertex from each. They are taken (no longer free),
+    // and v goes down with the vertices of colour <= kmin. With r vertices moved down this way there
+    // are kmin + r "classes" among those vertices and r disjoint inconsistent subsets, so they hold
+    // no clique above kmin: the bound |C| + kmin they all get stays valid.
+    // Classes are short lists here (a few vertices each on dense graphs), so each works on its
+    // members' adjacency bits rather than on whole bitsets; only the classes still open are visited.
+    bool failedByUnitPropagation(std::size_t v) {
       Classes& cls = scratch();
-      const Set& nv = space_.adj[v];
-      cls.queue.clear();
-      for (int k = 1; k <= kmin; ++k) {
-        if (cls.used[k]) continue;
-        Set& d = cls.left[k];
-        d = cls.bits[k] & nv;
-        const int c = atMostTwo(d);
-        if (c == 0) {
-          cls.bits[k].set(v);
+      cls.open.clear(), cls.units.clear();
+      std::size_t pos = 0;
+      for (const int k : cls.free) {
+        const std::size_t c = keepAdjacent(cls.row(k), cls.size[k], cls.mem.data() + pos, space_.adj[v]);
+        if (c == 0) {  // no neighbour of v: v joins the class
+          cls.row(k)[cls.size[k]++] = static_cast<std::uint16_t>(v);
           return true;
         }
-        cls.state[k] = c == 1 ? 1 : 0;
-        if (c == 1) cls.queue.push_back(k);
+        cls.off[k] = static_cast<std::uint16_t>(pos), cls.cnt[k] = static_cast<std::uint16_t>(c);
+        pos += c;
+        (c == 1 ? cls.units : cls.open).push_back(k);
       }
-      for (std::size_t head = 0; head < cls.queue.size(); ++head) {
-        const int k = cls.queue[head];
-        cls.state[k] = 2;
-        const Set& nu = space_.adj[cls.left[k].first()];
-        for (int j = 1; j <= kmin; ++j) {
-          if (cls.used[j] || cls.state[j] == 2) continue;
-          Set& d = cls.left[j];
-          d &= nu;
-          const int c = atMostTwo(d);
-          if (c == 0) {
-            cls.used[j] = 1;
-            for (std::size_t i = 0; i <= head; ++i) cls.used[cls.queue[i]] = 1;
-            return true;
-          }
-          if (c == 1 && cls.state[j] == 0) cls.state[j] = 1, cls.queue.push_back(j);
+      for (std::size_t head = 0; head < cls.units.size(); ++head) {
+        const Set& nu = space_.adj[cls.mem[cls.off[cls.units[head]]]];
+        // A forced vertex not adjacent to u empties its class.
+        for (std::size_t i = head + 1; i < cls.units.size(); ++i)
+          if (!nu.test(cls.mem[cls.off[cls.units[i]]])) return take(cls, head, cls.units[i]);
+        for (std::size_t i = 0; i < cls.open.size(); ++i) {
+          const int j = cls.open[i];
+          std::uint16_t* m = cls.mem.data() + cls.off[j];
+          const std::size_t c = keepAdjacent(m, cls.cnt[j], m, nu);
+          if (c == 0) return take(cls, head, j);
+          cls.cnt[j] = static_cast<std::uint16_t>(c);
+          if (c == 1)  // a unit now: off the open list (the last open class moves into slot i)
+            cls.units.push_back(j), cls.open[i--] = cls.open.back(), cls.open.pop_back();
         }
       }
       return false;
     }
 
-    // 0, 1 or 2 (two or more members).
-    static int atMostTwo(const Set& s) {
-      int c = 0;
-      for (std::size_t w = 0; w < Words; ++w) {
-        const Word x = s.word(w);
-        if (x == 0) continue;
-        c += (x & (x - 1)) != 0 ? 2 : 1;
-        if (c >= 2) return 2;
+    // Copies the vertices of from[0, size) that are in n to `to` (which may be `from`), in order;
+    // returns how many. No branch on the test: its outcome is unpredictable.
+    static std::size_t keepAdjacent(const std::uint16_t* from, std::size_t size, std::uint16_t* to, const Set& n) {
+      std::size_t c = 0;
+      for (std::size_t t = 0; t < size; ++t) {
+        const std::uint16_t u = from[t];
+        to[c] = u;
+        c += n.test(u);
       }
       return c;
+    }
+
+    // The inconsistent subset found: units[0..head] and the emptied class `j` are no longer free.
+    static bool take(Classes& cls, std::size_t head, int j) {
+      cls.taken[static_cast<std::size_t>(j)] = 1;
+      for (std::size_t i = 0; i <= head; ++i) cls.taken[static_cast<std::size_t>(cls.units[i])] = 1;
+      std::erase_if(cls.free, [&](int k) { return cls.taken[static_cast<std::size_t>(k)] != 0; });
+      return true;
     }
 
     // Re-NUMBER (Tomita et al. 2010): v, about to be coloured above kmin, joins a class k1 < kmin
