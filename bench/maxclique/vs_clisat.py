@@ -11,7 +11,8 @@ it needs a 'p edge' header, so 'p col' files are copied with the header changed 
 folder. It always exits 0: a line 'exiting on time out' means not proved.
 
 Each repeat runs, one after the other on one instance: CliSAT order 1, CliSAT order 2 (--orders
-picks which; an order left out shows "–"), Jackdaw `--skeleton seq`, the old Jackdaw build (--old,
+picks which; an order left out shows "–"), the Glasgow clique solver (--glasgow, if given:
+`glasgow_clique_solver --timeout S FILE`, one thread), Jackdaw `--skeleton seq`, the old Jackdaw build (--old,
 if given) `--skeleton seq`, and Jackdaw with `--skeleton budget --threads W` (--parallel picks
 another skeleton; --workers 0 leaves it out). CPU seconds are the child's user + system time
 (from wait4), wall seconds the elapsed time of the whole process (reading the file included, for
@@ -92,6 +93,16 @@ def run_clisat(binary, path, order, limit, cpu):
     return int(m.group(1)), c, wall
 
 
+def run_glasgow(binary, path, limit, cpu):
+    """The Glasgow clique solver (McCreesh et al., built by bench/peers/build_peers.sh), one thread."""
+    out, wall, to = timed([binary, "--timeout", str(limit), path], limit + 30)
+    c = cpu.delta()
+    m = re.search(r"^omega = (\d+)", out, re.M)
+    if to or "aborted" in out or not m:
+        return None, c, wall
+    return int(m.group(1)), c, wall
+
+
 def run_jackdaw(binary, path, extra, limit, cpu):
     stats = tempfile.NamedTemporaryFile(suffix=".json", delete=False).name
     try:
@@ -144,6 +155,8 @@ def main():
     ap.add_argument("--clisat", required=True, help="the CliSAT binary (outside the repository)")
     ap.add_argument("--jackdaw", default=os.path.join(ROOT, "build", "apps", "maxclique", "maxclique"))
     ap.add_argument("--old", help="an older maxclique build, run --skeleton seq for the before column")
+    ap.add_argument("--glasgow", help="the Glasgow clique solver (glasgow_clique_solver, outside the repository): "
+                    "a column and its ratio to Jackdaw seq")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--timeout", type=int, default=600, help="seconds per run (CliSAT's own limit too)")
     ap.add_argument("--workers", type=int, default=2, help="workers of the parallel run (0: no parallel run)")
@@ -169,13 +182,16 @@ def main():
                     g.write("p edge" + line[5:] if line.startswith("p col") else line)
             want = omega.get(name)
             r = {"name": name, "omega": want, "c1": [], "c2": [], "new": [], "old": [], "par": [], "wrong": [],
-                 "nodes_new": [], "nodes_old": [], "nodes_par": [], "init": None, "unsolved": set()}
+                 "nodes_new": [], "nodes_old": [], "nodes_par": [], "init": None, "unsolved": set(), "gl": []}
             for rep in range(a.repeats):
                 for order, key in ((1, "c1"), (2, "c2")):
                     if str(order) not in a.orders.split(","):
                         continue
                     w, c, t = run_clisat(a.clisat, edge, order, a.timeout, cpu)
                     settle(r, key, w, want, c, t, f"CliSAT order {order}")
+                if a.glasgow:
+                    w, c, t = run_glasgow(a.glasgow, path, a.timeout, cpu)
+                    settle(r, "gl", w, want, c, t, "Glasgow")
                 runs = [("new", a.jackdaw, ["--skeleton", "seq"]), ("old", a.old, ["--skeleton", "seq"]),
                         ("par", a.jackdaw, ["--skeleton", a.parallel, "--threads", str(a.workers)])]
                 for key, binary, extra in runs:
@@ -187,7 +203,7 @@ def main():
                         if key == "new" and init:
                             r["init"] = init
                 print(f"{name} repeat {rep + 1}: " + ", ".join(
-                    f"{k} {r[k][-1][0]:.2f}s" for k in ("c1", "c2", "new", "old", "par") if r[k]), flush=True)
+                    f"{k} {r[k][-1][0]:.2f}s" for k in ("c1", "c2", "gl", "new", "old", "par") if r[k]), flush=True)
             rows.append(r)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -214,8 +230,9 @@ def main():
     lines.append("")
     lines.append("| instance | ω | CliSAT o1 CPU s | CliSAT o2 CPU s | Jackdaw seq before CPU s | nodes before | "
                  "Jackdaw seq CPU s | nodes | initial clique (s) | CliSAT best / Jackdaw seq | "
-                 f"CliSAT best wall s | Jackdaw {a.workers} workers wall s | CliSAT best / Jackdaw {a.workers}w |")
-    lines.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+                 f"CliSAT best wall s | Jackdaw {a.workers} workers wall s | CliSAT best / Jackdaw {a.workers}w |"
+                 + (" Glasgow CPU s | Glasgow / Jackdaw seq |" if a.glasgow else ""))
+    lines.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|" + ("---|---|" if a.glasgow else ""))
     for r in rows:
         best = min((m for m in (med(r, "c1", 0), med(r, "c2", 0)) if m is not None), default=None)
         bestw = min((m for m in (med(r, "c1", 1), med(r, "c2", 1)) if m is not None), default=None)
@@ -226,7 +243,9 @@ def main():
         init = f"{r['init'][0]} ({r['init'][1]:.3f})" if r["init"] else "–"
         lines.append(f"| {r['name']} | {r['omega']} | {cell(r, 'c1', 0)} | {cell(r, 'c2', 0)} | "
                      f"{cell(r, 'old', 0) if a.old else '–'} | {nodes('old')} | {cell(r, 'new', 0)} | {nodes('new')} | "
-                     f"{init} | {ratio} | {bestw if bestw is None else f'{bestw:.3g}'} | {cell(r, 'par', 1)} | {pratio} |")
+                     f"{init} | {ratio} | {bestw if bestw is None else f'{bestw:.3g}'} | {cell(r, 'par', 1)} | {pratio} |"
+                     + (f" {cell(r, 'gl', 0)} | {med(r, 'gl', 0) / new:.2f} |" if a.glasgow and r["gl"] and new
+                        else f" {cell(r, 'gl', 0)} | – |" if a.glasgow else ""))
     wrong = [f"{r['name']}: {w}" for r in rows for w in r["wrong"]]
     lines.append("")
     lines.append("Wrong answers: " + ("; ".join(wrong) if wrong else "none (every answer equals ANSWERS.tsv)."))
