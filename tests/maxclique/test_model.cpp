@@ -323,6 +323,16 @@ struct StaleHint : MaxClique<1> {
   };
 };
 
+// A G(n, p) random graph drawn from rng.
+auto randomGraph(std::mt19937& rng, int n, double p) {
+  std::bernoulli_distribution edge(p);
+  std::vector<std::pair<int, int>> edges;
+  for (int u = 0; u < n; ++u)
+    for (int v = u + 1; v < n; ++v)
+      if (edge(rng)) edges.emplace_back(u, v);
+  return fromEdges(n, edges);
+}
+
 }  // namespace
 
 TEST(MaxCliqueModel, RandomGraphsMatchBruteForceEvenWithAStaleHint) {
@@ -332,12 +342,7 @@ TEST(MaxCliqueModel, RandomGraphsMatchBruteForceEvenWithAStaleHint) {
   for (int trial = 0; trial < 60; ++trial) {
     const double p = trial % 3 == 0 ? 0.5 : trial % 3 == 1 ? 0.7 : 0.9;
     const int n = std::min(20 + trial % 5 * 10, p > 0.8 ? 30 : 60);  // 20..60 vertices
-    std::bernoulli_distribution edge(p);
-    std::vector<std::pair<int, int>> edges;
-    for (int u = 0; u < n; ++u)
-      for (int v = u + 1; v < n; ++v)
-        if (edge(rng)) edges.emplace_back(u, v);
-    const auto g = fromEdges(n, edges);
+    const auto g = randomGraph(rng, n, p);
     const int omega = bruteForceOmega(g);
     const auto o = solve<Optimisation>(g);
     EXPECT_EQ(o.objective, omega) << "trial " << trial;
@@ -362,12 +367,7 @@ TEST(MaxCliqueModel, GeneratorsToldOmegaMinusOneStillFindOmega) {
   for (int trial = 0; trial < 40; ++trial) {
     const double p = trial % 2 == 0 ? 0.8 : 0.9;
     const int n = p > 0.85 ? 30 + trial % 3 * 5 : 40 + trial % 4 * 5;
-    std::bernoulli_distribution edge(p);
-    std::vector<std::pair<int, int>> edges;
-    for (int u = 0; u < n; ++u)
-      for (int v = u + 1; v < n; ++v)
-        if (edge(rng)) edges.emplace_back(u, v);
-    const auto g = fromEdges(n, edges);
+    const auto g = randomGraph(rng, n, p);
     const int omega = bruteForceOmega(g);
     const auto o = solve<Optimisation>(g, std::nullopt, omega - 1);
     ASSERT_TRUE(o.found) << "trial " << trial;
