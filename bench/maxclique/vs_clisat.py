@@ -217,6 +217,9 @@ def main():
     def med(r, key, i):
         return statistics.median(x[i] for x in r[key]) if r[key] else None
 
+    def glratio(r, new):
+        return f"{med(r, 'gl', 0) / new:.2f}" if r["gl"] and new else "–"
+
     lines = []
     # No machine paths in the record: an absolute path is written as <its file name>.
     cmd = "bench/maxclique/vs_clisat.py " + " ".join(
@@ -244,8 +247,7 @@ def main():
         lines.append(f"| {r['name']} | {r['omega']} | {cell(r, 'c1', 0)} | {cell(r, 'c2', 0)} | "
                      f"{cell(r, 'old', 0) if a.old else '–'} | {nodes('old')} | {cell(r, 'new', 0)} | {nodes('new')} | "
                      f"{init} | {ratio} | {bestw if bestw is None else f'{bestw:.3g}'} | {cell(r, 'par', 1)} | {pratio} |"
-                     + (f" {cell(r, 'gl', 0)} | {med(r, 'gl', 0) / new:.2f} |" if a.glasgow and r["gl"] and new
-                        else f" {cell(r, 'gl', 0)} | – |" if a.glasgow else ""))
+                     + (f" {cell(r, 'gl', 0)} | {glratio(r, new)} |" if a.glasgow else ""))
     wrong = [f"{r['name']}: {w}" for r in rows for w in r["wrong"]]
     lines.append("")
     lines.append("Wrong answers: " + ("; ".join(wrong) if wrong else "none (every answer equals ANSWERS.tsv)."))

@@ -5,8 +5,9 @@
 // no thief sees. When the rank is hungry (a worker of it idle, or a remote thief found its pool
 // empty) and its pool is empty, a busy worker moves its oldest entries (the shallowest: the first
 // its tasks spawned; how many: --split-chunk) to the rank's pool at its next hunger check, and pays
-// the split's cost per entry. A worker whose task ends goes on with the newest entry of its own stack before it looks
-// at the pool, as a depth-first search backtracks into its own unexplored siblings.
+// the split's cost per entry. A worker whose task ends goes on with the newest entry of its own
+// stack before it looks at the pool, as a depth-first search backtracks into its own unexplored
+// siblings.
 //
 // This class is the data and the choices; replay.cpp calls it from its workers, its comm actor
 // and one splitter actor per rank (the time a hunger check takes to come round).
