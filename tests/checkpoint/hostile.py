@@ -10,7 +10,8 @@ CASE:
                  there; --checkpoint-overwrite lets the other search replace it
   lock           DIR/lock keeps a second job out of a folder in use (exit 2 naming host and PID);
                  a stale lock (its process gone) is taken over with a warning; a lock from another
-                 host is refused; the lock is gone after every exit (whole, interrupted, failed)
+                 host is refused; the lock is gone after every exit (whole, interrupted, failed,
+                 interrupted during set-up), and a lock naming a zombie process counts as stale
   path_identity  --resume accepts the instance under another path (./g.clq, g.clq, /abs/g.clq,
                  a copy) when its SHA-1 matches, and refuses a file with other contents
   bnb_legs       branch and bound on one worker (a deterministic order): a run cut into
@@ -200,6 +201,27 @@ def case_lock(build, work):
     check(rc == 3 and re.search(r"took over the stale lock", err) and "CHECKPOINT: saved" in out,
           f"a stale lock is taken over with a warning (exit {rc})", out + err)
     check(not os.path.exists(os.path.join(ck, "lock")), "the lock taken over is gone after the exit")
+    # A zombie (exited, not yet reaped: mpirun can return before its last ranks are) is gone too.
+    zombie = subprocess.Popen(["true"])
+    time.sleep(0.3)
+    with open(os.path.join(ck, "lock"), "w") as f:
+        json.dump({"host": host, "pid": zombie.pid, "app": "nqueens", "since": "earlier"}, f)
+    rc, out, err = interrupt(start(resume), 1.0)
+    zombie.wait()
+    check(rc == 3 and re.search(r"took over the stale lock", err) and "CHECKPOINT: saved" in out,
+          f"a lock naming a zombie process is taken over with a warning (exit {rc})", out + err)
+    # A signal during set-up ends the job at once (exit 3, nothing searched): its lock goes with it,
+    # on one rank and on two (mpirun returns as the first rank exits).
+    for ranks in (1, 2):
+        p = start((MPI + ["-n", "2"] if ranks == 2 else []) + resume + ["--test-setup-pause", "30"])
+        if check(started_search(p, ck), f"a job paused in set-up on {ranks} rank(s) holds ck/lock"):
+            rc, out, err = interrupt(p, 0)
+            check(rc == 3 and "before the search started" in err and "CHECKPOINT: none written" in out,
+                  f"interrupted in set-up on {ranks} rank(s): exit {rc}, nothing written", out + err)
+            check(not os.path.exists(os.path.join(ck, "lock")), f"its lock is gone after that exit ({ranks} rank(s))")
+        else:
+            os.killpg(p.pid, signal.SIGKILL)
+            print(p.communicate())
     # Another host: its process cannot be checked from here.
     with open(os.path.join(ck, "lock"), "w") as f:
         json.dump({"host": "elsewhere.invalid", "pid": 4242}, f)

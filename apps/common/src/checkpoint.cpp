@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "jackdaw/app/report.hpp"
+#include "jackdaw/app/signals.hpp"
 #include "jackdaw/comm/collectives.hpp"
 #include "jackdaw/comm/failure.hpp"
 #include "jackdaw/core/errors.hpp"
@@ -151,10 +152,20 @@ std::string hostName() {
   return b;
 }
 
-// A process on this host: alive unless kill(pid, 0) says there is no such process.
+// A process on this host: alive unless kill(pid, 0) says there is no such process, or it is a
+// zombie (it has exited, and its parent has not reaped it yet: mpirun can return before the last
+// ranks it killed are reaped, and a job started at once must not take them for a live job).
 bool processAlive(long long pid) {
   if (pid <= 0 || pid > std::numeric_limits<pid_t>::max()) return false;
-  return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH;
+  if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) return false;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return true;  // no /proc: kill(2)'s answer stands
+  // "PID (COMM) STATE ...": COMM may hold spaces and parentheses, the state follows the last ')'.
+  const auto close = line.rfind(')');
+  if (close == std::string::npos || close + 2 >= line.size()) return true;
+  const char state = line[close + 2];
+  return state != 'Z' && state != 'X';
 }
 
 std::optional<std::string> readText(const fs::path& p) {
@@ -195,7 +206,12 @@ CurrentSet currentSet(const fs::path& d) {
 
 }  // namespace
 
+CheckpointLock::CheckpointLock(std::string path, std::string text) : path_(std::move(path)), text_(std::move(text)) {
+  removeAtSetUpExit(path_);  // a signal before the search ends the process at once, without this destructor
+}
+
 CheckpointLock::~CheckpointLock() {
+  removeAtSetUpExit("");
   // Only this process's lock: never one another job wrote after taking this one over.
   if (!check()) ::unlink(path_.c_str());
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <thread>
 
 #include "jackdaw/comm/collectives.hpp"
 #include "jackdaw/comm/failure.hpp"
@@ -14,6 +15,8 @@ void checkSetupAcrossRanks(AppContext& ctx) {
   std::optional<std::string> error;
   if (ctx.test && ctx.test->failRank == ctx.rank)
     error = "rank " + std::to_string(ctx.rank) + " cannot read its input (simulated by --test-fail-rank)";
+  if (ctx.test && ctx.test->setUpPause > 0)
+    std::this_thread::sleep_for(std::chrono::duration<double>(ctx.test->setUpPause));
   if (ctx.size == 1) {
     if (error) throw InputError(*error);
     ctx.setupChecked = true;

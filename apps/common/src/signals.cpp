@@ -26,6 +26,8 @@ constexpr char kSetUpCheckpointLine[] =
     "CHECKPOINT: none written (interrupted before the search started); the folder keeps what it had: "
     "run the same command again\n";
 static_assert(std::atomic<int>::is_always_lock_free, "a signal handler may only touch lock-free atomics");
+char gRemovePath[4096];
+std::atomic<bool> gRemove{false};  // gRemovePath holds a path (written before this is set)
 
 extern "C" void onSignal(int sig) {
   switch (gPhase.load()) {
@@ -37,6 +39,7 @@ extern "C" void onSignal(int sig) {
         if (gCheckpointing.load()) n = ::write(STDOUT_FILENO, kSetUpCheckpointLine, sizeof kSetUpCheckpointLine - 1);
         (void)n;
       }
+      if (gRemove.load(std::memory_order_acquire)) ::unlink(gRemovePath);
       ::_exit(3);
     case kSearching: {
       int expected = 0;
@@ -57,6 +60,14 @@ bool firstRank() {
   return true;
 }
 }  // namespace
+
+void removeAtSetUpExit(const std::string& path) {
+  gRemove.store(false, std::memory_order_release);
+  if (path.empty() || path.size() >= sizeof gRemovePath) return;
+  path.copy(gRemovePath, path.size());
+  gRemovePath[path.size()] = '\0';
+  gRemove.store(true, std::memory_order_release);
+}
 
 SignalStop::SignalStop(const std::string& name, std::function<void(int)> onSignal) : onSignal_(std::move(onSignal)) {
   if (gInstalled.exchange(true)) throw std::logic_error("only one SignalStop may exist at a time");

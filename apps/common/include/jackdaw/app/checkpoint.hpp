@@ -46,10 +46,10 @@ void prepareCheckpointDir(const std::string& dir);
 
 // DIR/lock, held by rank 0 of the job writing DIR: created atomically (a whole file linked into
 // place, so it is never seen half written) and removed when destroyed, if it still names this
-// process.
+// process, or by a signal that ends the process before the search (removeAtSetUpExit).
 class CheckpointLock {
  public:
-  CheckpointLock(std::string path, std::string text) : path_(std::move(path)), text_(std::move(text)) {}
+  CheckpointLock(std::string path, std::string text);
   ~CheckpointLock();
   CheckpointLock(const CheckpointLock&) = delete;
   CheckpointLock& operator=(const CheckpointLock&) = delete;

@@ -27,6 +27,10 @@
 
 namespace jackdaw::app {
 
+// A file that a signal before the search removes as it ends the process: rank 0's --checkpoint
+// lock, which no destructor would remove on that immediate exit. An empty path: none.
+void removeAtSetUpExit(const std::string& path);
+
 class SignalStop {
  public:
   SignalStop(const std::string& name, std::function<void(int)> onSignal);

@@ -12,16 +12,20 @@ namespace jackdaw::app {
 
 struct TestHooks {
   int failRank = -1;         // --test-fail-rank R: rank R fails as if it could not read its input
+  double setUpPause = 0;     // --test-setup-pause S: every rank waits S seconds at the end of set-up
   // --test-late-stop-rank R: with --checkpoint, rank R is interrupted just after the ranks agreed the
   // search had ended (distributed::TestHooks::stopAfterAgreementRank).
   distributed::TestHooks launch;
 
-  bool any() const { return failRank >= 0 || launch.stopAfterAgreementRank >= 0; }
+  bool any() const { return failRank >= 0 || setUpPause > 0 || launch.stopAfterAgreementRank >= 0; }
 };
 
 // The hidden flags (no help group: --help does not list them).
 inline void addTestHookOptions(CLI::App& app, TestHooks& t) {
   app.add_option("--test-fail-rank", t.failRank, "TEST ONLY: this rank fails as if its input were unreadable")
+      ->group("");
+  app.add_option("--test-setup-pause", t.setUpPause,
+                 "TEST ONLY: wait this many seconds at the end of set-up (after --checkpoint's lock is taken)")
       ->group("");
   app.add_option("--test-late-stop-rank", t.launch.stopAfterAgreementRank,
                  "TEST ONLY: with --checkpoint, interrupt this rank just after the ranks agreed the search ended")
