@@ -3,6 +3,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <sstream>
 #include <string>
 #include <unistd.h>
 
@@ -161,4 +163,32 @@ TEST_F(Dimacs, LongTokenQuotedInPart) {
   const std::string m = errorFor("long.clq", "p edge 3 1\n" + std::string(1'000'000, 'q') + "\n");
   EXPECT_TRUE(contains(m, "long.clq:2: unknown line type '" + std::string(80, 'q') + "...'"));
   EXPECT_LT(m.size(), 300u);
+}
+
+TEST(DimacsInstances, EveryShippedGraphMatchesItsRowInAnswersTsv) {
+  // instances/dimacs/ANSWERS.tsv lists every graph shipped (vertices, edges as listed in the file).
+  const std::filesystem::path dir = std::filesystem::path(JACKDAW_INSTANCES) / "dimacs";
+  std::map<std::string, std::pair<int, std::size_t>> rows;
+  std::ifstream answers(dir / "ANSWERS.tsv");
+  ASSERT_TRUE(answers) << "no ANSWERS.tsv";
+  for (std::string line; std::getline(answers, line);) {
+    std::istringstream f(line);
+    std::string name;
+    int n = 0;
+    std::size_t m = 0;
+    if (line.empty() || line[0] == '#' || !(f >> name >> n >> m)) continue;
+    rows[name] = {n, m};
+  }
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".clq") continue;
+    ++files;
+    const std::string name = entry.path().stem().string();
+    const auto row = rows.find(name);
+    ASSERT_NE(row, rows.end()) << name << ".clq is not in ANSWERS.tsv";
+    const auto g = readDimacs(entry.path().string());
+    EXPECT_EQ(g.n, row->second.first) << name;
+    EXPECT_EQ(g.edges.size(), row->second.second) << name;
+  }
+  EXPECT_GE(files, 34);  // the 34 graphs shipped when this test was written
 }
