@@ -5,7 +5,8 @@
               [--policies random,performance] [--incumbent replay,optimum]
               [--loopback-latency-us X] [--comm-cost-us Y] [--sched on,nolate,off]
               [--yield-slice-us A] [--wake-cpu-us B] [--wake-late-us C]
-              [--configs 1x2,2x1] [--real-skeleton S] [--sim-args "ARGS"] [--calibrate] TRACE...
+              [--configs 1x2,2x1] [--real-skeleton S] [--real-args "ARGS"] [--sim-args "ARGS"]
+              [--calibrate] TRACE...
 
 For every trace (recorded by an app's --trace: the header holds the app's command) and every
 ranks x workers x policy: REPS real runs of that command under mpirun, alternating the policies
@@ -123,6 +124,8 @@ def main():
     ap.add_argument("--configs", default=None, help="ranks x workers pairs instead of --ranks x --workers (e.g. 1x2,2x1)")
     ap.add_argument("--real-skeleton", default=None, help="run the real app under this skeleton (e.g. stack_stealing)")
     ap.add_argument("--sim-args", default="", help="more flags for every simulation (e.g. \"--split hunger\")")
+    ap.add_argument("--real-args", default="",
+                    help="more flags for every real run but --skeleton seq's (e.g. \"--hunger-split false\")")
     ap.add_argument("--calibrate", action="store_true",
                     help="simulate with --core-speed = trace CPU / the real 1 x 1 median (and time --skeleton seq)")
     ap.add_argument("traces", nargs="+")
@@ -139,7 +142,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for trace in a.traces:
             h = trace_header(a.sim, trace)
-            cmd = app_command(h, a.real_skeleton)
+            cmd = app_command(h, a.real_skeleton) + shlex.split(a.real_args)
             speed = []
             if a.calibrate:
                 one = [real_run(cmd, 1, 1, policies[0], rep + 1, tmp) for rep in range(a.reps)]

@@ -2,6 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <deque>
+#include <map>
+#include <random>
 #include <thread>
 #include <vector>
 
@@ -37,6 +40,40 @@ TEST(DepthPool, OwnerTakesDeepestThiefShallowestFifoWithinLevel) {
   EXPECT_EQ(p.pop()->id, 21);
   EXPECT_EQ(p.size(), 0u);
   EXPECT_FALSE(p.pop());
+}
+
+TEST(DepthPool, DeepSparseLevelsAgainstAnOrderedMap) {
+  // Levels far apart and up to 100,000 deep (T3XXL's spine is 99,049), pushed and taken in a random
+  // mix: every take is what an ordered map of the levels says, FIFO within a level.
+  jackdaw::DepthPool<T> p;
+  std::map<int, std::deque<int>> ref;
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> action(0, 9);
+  int next = 0;
+  std::size_t held = 0;
+  for (int i = 0; i < 200'000; ++i) {
+    const int a = action(rng);
+    if (a < 5 || ref.empty()) {
+      const int band = static_cast<int>(rng() % 4);
+      const int depth = band == 0 ? static_cast<int>(rng() % 64)
+                        : band == 1 ? static_cast<int>(rng() % 4096)
+                                    : static_cast<int>(rng() % 100'000);
+      p.push(T{depth, next});
+      ref[depth].push_back(next++);
+      ++held;
+    } else {
+      const bool deepest = a < 8;
+      const auto t = deepest ? p.pop() : p.stealShallowest();
+      ASSERT_TRUE(t);
+      auto it = deepest ? std::prev(ref.end()) : ref.begin();
+      ASSERT_EQ(t->depth, it->first);
+      ASSERT_EQ(t->id, it->second.front());
+      it->second.pop_front();
+      if (it->second.empty()) ref.erase(it);
+      --held;
+    }
+    ASSERT_EQ(p.size(), held);
+  }
 }
 
 TEST(DequePool, OwnerNewestThiefOldest) {

@@ -21,6 +21,7 @@
 #include <atomic>
 #include <concepts>
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <mutex>
 #include <optional>
@@ -37,6 +38,51 @@ concept WorkPool = requires(P& p, const P& cp, Task t) {
   { cp.size() } -> std::convertible_to<std::size_t>;
 };
 
+// Which levels of a DepthPool hold tasks: a bit a level, and a summary bit for each word of 64
+// levels, so that the deepest or shallowest non-empty level is found in a few word reads even
+// when the tree is 100,000 levels deep (a binomial UTS tree; a scan of the levels was most of a
+// fine-grained run's time).
+class LevelBits {
+ public:
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+  void set(std::size_t d) {
+    const std::size_t w = d / 64;
+    if (w >= words_.size()) {
+      words_.resize(w + 1, 0);
+      summary_.resize(w / 64 + 1, 0);
+    }
+    words_[w] |= bit(d);
+    summary_[w / 64] |= bit(w);
+  }
+  void clear(std::size_t d) {
+    const std::size_t w = d / 64;
+    words_[w] &= ~bit(d);
+    if (words_[w] == 0) summary_[w / 64] &= ~bit(w);
+  }
+  std::size_t highest() const {
+    for (std::size_t s = summary_.size(); s-- > 0;)
+      if (summary_[s] != 0) {
+        const std::size_t w = s * 64 + top(summary_[s]);
+        return w * 64 + top(words_[w]);
+      }
+    return npos;
+  }
+  std::size_t lowest() const {
+    for (std::size_t s = 0; s < summary_.size(); ++s)
+      if (summary_[s] != 0) {
+        const std::size_t w = s * 64 + static_cast<std::size_t>(__builtin_ctzll(summary_[s]));
+        return w * 64 + static_cast<std::size_t>(__builtin_ctzll(words_[w]));
+      }
+    return npos;
+  }
+
+ private:
+  static std::uint64_t bit(std::size_t i) { return std::uint64_t{1} << (i % 64); }
+  static std::size_t top(std::uint64_t x) { return 63 - static_cast<std::size_t>(__builtin_clzll(x)); }
+  std::vector<std::uint64_t> words_, summary_;
+};
+
 // Tasks indexed by depth. The owner takes the deepest (small, cache-warm subtrees), a thief the
 // shallowest (the largest expected subtree); within a level, first in first out.
 template <class Task>
@@ -46,6 +92,7 @@ class DepthPool {
     const auto d = static_cast<std::size_t>(t.depth < 0 ? 0 : t.depth);
     std::lock_guard lock(mutex_);
     if (d >= levels_.size()) levels_.resize(d + 1);
+    if (levels_[d].empty()) held_.set(d);
     levels_[d].push_back(std::move(t));
     size_.fetch_add(1, std::memory_order_release);
   }
@@ -53,30 +100,33 @@ class DepthPool {
   std::optional<Task> pop() {
     if (size() == 0) return std::nullopt;
     std::lock_guard lock(mutex_);
-    for (std::size_t d = levels_.size(); d-- > 0;)
-      if (!levels_[d].empty()) return take(levels_[d]);
-    return std::nullopt;
+    const std::size_t d = held_.highest();
+    if (d == LevelBits::npos) return std::nullopt;
+    return take(d);
   }
 
   std::optional<Task> stealShallowest() {
     if (size() == 0) return std::nullopt;
     std::lock_guard lock(mutex_);
-    for (auto& level : levels_)
-      if (!level.empty()) return take(level);
-    return std::nullopt;
+    const std::size_t d = held_.lowest();
+    if (d == LevelBits::npos) return std::nullopt;
+    return take(d);
   }
 
   std::size_t size() const noexcept { return size_.load(std::memory_order_acquire); }
 
  private:
-  std::optional<Task> take(std::deque<Task>& level) {
+  std::optional<Task> take(std::size_t d) {
+    auto& level = levels_[d];
     std::optional<Task> t(std::move(level.front()));
     level.pop_front();
+    if (level.empty()) held_.clear(d);
     size_.fetch_sub(1, std::memory_order_release);
     return t;
   }
 
   std::vector<std::deque<Task>> levels_;
+  LevelBits held_;  // the levels that hold tasks
   std::atomic<std::size_t> size_{0};
   mutable std::mutex mutex_;
 };
