@@ -19,6 +19,7 @@
 #pragma once
 
 #include <atomic>
+#include <bit>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -37,6 +38,8 @@ concept WorkPool = requires(P& p, const P& cp, Task t) {
   { p.stealShallowest() } -> std::same_as<std::optional<Task>>;
   { cp.size() } -> std::convertible_to<std::size_t>;
 };
+
+namespace detail {
 
 // Which levels of a DepthPool hold tasks: a bit a level, and a summary bit for each word of 64
 // levels, so that the deepest or shallowest non-empty level is found in a few word reads even
@@ -71,17 +74,19 @@ class LevelBits {
   std::size_t lowest() const {
     for (std::size_t s = 0; s < summary_.size(); ++s)
       if (summary_[s] != 0) {
-        const std::size_t w = s * 64 + static_cast<std::size_t>(__builtin_ctzll(summary_[s]));
-        return w * 64 + static_cast<std::size_t>(__builtin_ctzll(words_[w]));
+        const std::size_t w = s * 64 + static_cast<std::size_t>(std::countr_zero(summary_[s]));
+        return w * 64 + static_cast<std::size_t>(std::countr_zero(words_[w]));
       }
     return npos;
   }
 
  private:
   static std::uint64_t bit(std::size_t i) { return std::uint64_t{1} << (i % 64); }
-  static std::size_t top(std::uint64_t x) { return 63 - static_cast<std::size_t>(__builtin_clzll(x)); }
+  static std::size_t top(std::uint64_t x) { return 63 - static_cast<std::size_t>(std::countl_zero(x)); }
   std::vector<std::uint64_t> words_, summary_;
 };
+
+}  // namespace detail
 
 // Tasks indexed by depth. The owner takes the deepest (small, cache-warm subtrees), a thief the
 // shallowest (the largest expected subtree); within a level, first in first out.
@@ -101,7 +106,7 @@ class DepthPool {
     if (size() == 0) return std::nullopt;
     std::lock_guard lock(mutex_);
     const std::size_t d = held_.highest();
-    if (d == LevelBits::npos) return std::nullopt;
+    if (d == detail::LevelBits::npos) return std::nullopt;
     return take(d);
   }
 
@@ -109,7 +114,7 @@ class DepthPool {
     if (size() == 0) return std::nullopt;
     std::lock_guard lock(mutex_);
     const std::size_t d = held_.lowest();
-    if (d == LevelBits::npos) return std::nullopt;
+    if (d == detail::LevelBits::npos) return std::nullopt;
     return take(d);
   }
 
@@ -126,7 +131,7 @@ class DepthPool {
   }
 
   std::vector<std::deque<Task>> levels_;
-  LevelBits held_;  // the levels that hold tasks
+  detail::LevelBits held_;  // the levels that hold tasks
   std::atomic<std::size_t> size_{0};
   mutable std::mutex mutex_;
 };

@@ -36,7 +36,7 @@ std::vector<int> initialClique(const typename MaxClique<Words>::Space& s, Heuris
   using Set = typename MaxClique<Words>::Set;
   const int n = s.n;
   if (n == 0) return {};
-  std::uint64_t steps = o.steps ? o.steps : std::max<std::uint64_t>(20000, 50ULL * static_cast<std::uint64_t>(n));
+  const std::uint64_t steps = o.steps ? o.steps : std::max<std::uint64_t>(20000, 50ULL * static_cast<std::uint64_t>(n));
   std::uint64_t rng = o.seed;
   const auto random = [&](std::uint64_t below) {  // splitmix64
     std::uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
@@ -86,12 +86,12 @@ std::vector<int> initialClique(const typename MaxClique<Words>::Space& s, Heuris
   }
   Set best = clique;
   int bestSize = size;
-  if (o.stopAt > 0 && bestSize >= o.stopAt) steps = 0;
+  const auto reached = [&] { return o.stopAt > 0 && bestSize >= o.stopAt; };
 
   // Tabu tenure 7 plus a random part; a perturbation after n moves without a larger clique.
   const std::uint64_t tenure = o.tenure, patience = static_cast<std::uint64_t>(n);
   std::uint64_t lastImproved = 0;
-  for (std::uint64_t step = 1; step <= steps; ++step) {
+  for (std::uint64_t step = 1; step <= steps && !reached(); ++step) {
     Set a = addable();
     std::size_t pick = Set::capacity;
     if (!a.empty()) {
@@ -105,7 +105,6 @@ std::vector<int> initialClique(const typename MaxClique<Words>::Space& s, Heuris
     if (pick != Set::capacity) {
       add(pick);
       if (size > bestSize) best = clique, bestSize = size, lastImproved = step;
-      if (o.stopAt > 0 && bestSize >= o.stopAt) break;
       continue;
     }
     // (1,1)-swap: a vertex missing exactly one clique vertex, chosen at random among the allowed.
