@@ -53,8 +53,10 @@ fifo_signal)
   sleep 2; kill -TERM $p 2>/dev/null; wait $p; rc=$?
   [ $rc -eq 2 ] || [ $rc -eq 3 ] || fail "maxclique on a FIFO: exit $rc (124: it hung), expected 2 or 3: $(cat err)" ;;
 second_signal)
-  "$app" -n 15 --skeleton budget --threads 2 --checkpoint ck >out 2>err & p=$!
-  sleep 1.5; kill -INT $p
+  # The first ^C once the search runs (its first progress line), however long the start took.
+  "$app" -n 15 --skeleton budget --threads 2 --checkpoint ck --progress 0.2 >out 2>err & p=$!
+  for _ in $(seq 600); do grep -q "progress:" err 2>/dev/null && break; sleep 0.05; done
+  kill -INT $p
   for _ in $(seq 60); do kill -INT $p 2>/dev/null || break; sleep 0.02; done
   wait $p; rc=$?
   [ $rc -eq 3 ] || fail "exit $rc after repeated ^C, expected 3: $(cat err)"

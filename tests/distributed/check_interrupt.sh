@@ -10,9 +10,15 @@ mkdir -p "$work"
 stats="$work/interrupt.json"; rm -f "$stats"
 out=$(mktemp); trap 'rm -f "$out"' EXIT
 tag="--seed 4242"  # picks out this job's ranks for the signal
-mpirun --oversubscribe --allow-run-as-root -n 2 "$ns" -g 60 --skeleton budget --threads 1 $tag --stats "$stats" >"$out" 2>&1 &
+mpirun --oversubscribe --allow-run-as-root -n 2 "$ns" -g 60 --skeleton budget --threads 1 $tag --stats "$stats" \
+  --progress 0.2 >"$out" 2>&1 &
 job=$!
-sleep 2
+# Once both ranks search (their progress lines): a signal during set-up ends the job before any
+# search, which is another test's business (hostile.*.early_signal).
+for _ in $(seq 600); do
+  grep -q "rank 0\] \[info\] progress:" "$out" && grep -q "rank 1\] \[info\] progress:" "$out" && break
+  sleep 0.05
+done
 pkill -USR1 -f -- "-g 60 --skeleton budget --threads 1 $tag"
 timeout 30 tail --pid="$job" -f /dev/null || { echo "FAIL: no exit 30 s after SIGUSR1"; pkill -KILL -f -- "$tag"; exit 1; }
 wait "$job"; rc=$?

@@ -13,11 +13,11 @@ out=$(mktemp); trap 'rm -f "$out"' EXIT
 
 # (1) Stop rank 2 of 3 mid-search.
 runs=$((runs + 1))
-"${mpi[@]}" -n 3 "$ns" -g 45 --skeleton budget --threads 1 --watchdog 2 --board "$board" >"$out" 2>&1 &
+"${mpi[@]}" -n 3 "$ns" -g 45 --skeleton budget --threads 1 --watchdog 2 --board "$board" --progress 0.3 >"$out" 2>&1 &
 job=$!
 victim=""
 for _ in $(seq 1 100); do  # find rank 2 by its Open MPI environment
-  for pid in $(pgrep -f -- "-g 45 --skeleton budget --threads 1 --watchdog 2 --board $board"); do
+  for pid in $(pgrep -f -- "-g 45 --skeleton budget --threads 1 --watchdog 2 --board $board --progress"); do
     [ "$pid" = "$job" ] && continue
     if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=2"; then victim=$pid; fi
   done
@@ -27,7 +27,9 @@ done
 if [ -z "$victim" ]; then
   echo "FAIL: rank 2 not found"; fails=$((fails + 1)); kill "$job" 2>/dev/null
 else
-  sleep 1.5  # mid-search
+  # Mid-search: once rank 2 has logged progress (a stop during set-up is no watchdog's business:
+  # the others wait in a collective, which the launcher ends).
+  for _ in $(seq 300); do grep -q "rank 2\] \[info\] progress:" "$out" && break; sleep 0.1; done
   kill -STOP "$victim"
   stopped=$(date +%s)
   timeout 12 tail --pid="$job" -f /dev/null; waited=$?

@@ -89,6 +89,8 @@ int runMain(int argc, char** argv, const std::string& name, const std::string& d
     try {
       SignalStop::Deferred whileMpiStarts;
       mpi.emplace(argc, argv);
+      // Before the signals held back during MPI_Init arrive: the ranks agree on a set-up signal.
+      if (mpi->size() > 1) signals.deferSetUp();
     } catch (const std::exception& e) {
       std::cerr << name << ": error: " << e.what() << "\n";
       return false;
@@ -166,6 +168,14 @@ int runMain(int argc, char** argv, const std::string& name, const std::string& d
       comm::anyRank(ctx.world, false);
     }
     return code;
+  } catch (const InterruptedAtSetUp&) {
+    // Every rank is here, nothing was searched or saved: the folder keeps what it had. The lock
+    // goes first, as at the end of a run, so that no rank's exit 3 lets mpirun return before it.
+    signals.finishing();
+    if (ctx.rank == 0) signals.reportSetUpStop();
+    ctx.checkpointLock.reset();
+    comm::anyRank(ctx.world, false);
+    return kPartial;
   } catch (const SetupFailedElsewhere&) {
     return kBadInput;  // rank 0 printed the failing rank's message
   } catch (const FailedElsewhere&) {

@@ -28,6 +28,11 @@ void checkSetupAcrossRanks(AppContext& ctx) {
   if (!ok) throw SetupFailedElsewhere();
 }
 
+void agreeOnSetUpSignal(AppContext& ctx) {
+  if (ctx.size < 2 || !ctx.signals) return;
+  if (comm::anyRank(ctx.world, ctx.signals->signalledAtSetUp())) throw InterruptedAtSetUp();
+}
+
 skeletons::Settings skeletonSettings(AppContext& ctx, std::vector<WorkerReport>* reports,
                                      std::vector<SearchObserver*> observers) {
   const auto& o = ctx.opts;

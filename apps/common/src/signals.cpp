@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -28,10 +29,15 @@ constexpr char kSetUpCheckpointLine[] =
 static_assert(std::atomic<int>::is_always_lock_free, "a signal handler may only touch lock-free atomics");
 char gRemovePath[4096];
 std::atomic<bool> gRemove{false};  // gRemovePath holds a path (written before this is set)
+// Several ranks: the first signal during set-up is only recorded, and the ranks agree on it just
+// before the search (SignalStop::deferSetUp); a second one still ends the process at once.
+std::atomic<bool> gDeferSetUp{false};
 
 extern "C" void onSignal(int sig) {
   switch (gPhase.load()) {
-    case kSetUp:
+    case kSetUp: {
+      int expected = 0;
+      if (gDeferSetUp.load() && gSignal.compare_exchange_strong(expected, sig)) return;
       // Nothing has been searched: end now. write and _exit are async-signal-safe.
       if (gSetUpMessageLength > 0) {
         ssize_t n = ::write(STDERR_FILENO, gSetUpMessage, gSetUpMessageLength);
@@ -41,6 +47,7 @@ extern "C" void onSignal(int sig) {
       }
       if (gRemove.load(std::memory_order_acquire)) ::unlink(gRemovePath);
       ::_exit(3);
+    }
     case kSearching: {
       int expected = 0;
       gSignal.compare_exchange_strong(expected, sig);
@@ -91,7 +98,8 @@ SignalStop::SignalStop(const std::string& name, std::function<void(int)> onSigna
     // destructor's notify ends the wait at once, so the process does not linger at exit.
     std::unique_lock lock(quitMutex_);
     while (!quit_.load(std::memory_order_acquire)) {
-      if (const int s = gSignal.load(std::memory_order_acquire); s != 0) {
+      // A signal recorded during set-up waits for the ranks' agreement (or for the search).
+      if (const int s = gSignal.load(std::memory_order_acquire); s != 0 && gPhase.load() != kSetUp) {
         lock.unlock();
         onSignal_(s);
         return;
@@ -122,6 +130,20 @@ SignalStop::Deferred::Deferred() {
 SignalStop::Deferred::~Deferred() { pthread_sigmask(SIG_SETMASK, &saved_, nullptr); }
 
 void SignalStop::checkpointing() { gCheckpointing.store(true); }
+
+void SignalStop::deferSetUp() { gDeferSetUp.store(true); }
+
+bool SignalStop::signalledAtSetUp() const { return gPhase.load() == kSetUp && gSignal.load() != 0; }
+
+void SignalStop::reportSetUpStop() const {
+  if (gSetUpMessageLength == 0) return;
+  std::fwrite(gSetUpMessage, 1, gSetUpMessageLength, stderr);
+  std::fflush(stderr);
+  if (gCheckpointing.load()) {
+    std::fwrite(kSetUpCheckpointLine, 1, sizeof kSetUpCheckpointLine - 1, stdout);
+    std::fflush(stdout);
+  }
+}
 
 void SignalStop::searching() {
   int expected = kSetUp;

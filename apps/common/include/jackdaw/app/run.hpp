@@ -55,6 +55,16 @@ struct SetupFailedElsewhere : std::runtime_error {
   SetupFailedElsewhere() : std::runtime_error("set-up failed on another rank") {}
 };
 
+// Thrown on every rank when the ranks agree that a signal reached one of them during set-up
+// (signals.hpp): nothing was searched or saved; runMain turns it into exit code 3.
+struct InterruptedAtSetUp : std::runtime_error {
+  InterruptedAtSetUp() : std::runtime_error("interrupted before the search started") {}
+};
+
+// Just before the search, with several ranks: did a signal reach any rank during set-up? Then
+// every rank throws InterruptedAtSetUp. Collective.
+void agreeOnSetUpSignal(AppContext& ctx);
+
 // Every rank reaches this point after reading its input, or fails before it and joins the same
 // collective check from runMain: one message, every rank exits non-zero, nobody hangs.
 void checkSetupAcrossRanks(AppContext& ctx);
@@ -327,6 +337,7 @@ SearchResult<M, K> runChecked(AppContext& ctx, const typename M::Space& space, t
   const skeletons::Settings settings = skeletonSettings(ctx, &reports, observers);
   for (auto* f : features) f->searching();
   // From here a signal stops the search cleanly (partial result, checkpoint) instead of the process.
+  agreeOnSetUpSignal(ctx);
   if (ctx.signals) ctx.signals->searching();
   for (;;) {
     // The library call, one per leg: on one rank it runs the search here, on several it spans

@@ -7,8 +7,14 @@
 //   signals.finishing();                      // a signal now: ignored, the run's exit code stands
 //
 // Slurm sends USR1 before a job's time limit (#SBATCH --signal=B:USR1@60) and TERM on scancel.
-// Before the search starts nothing can be lost, so the process ends at once, whatever it is doing
-// (reading a large file, waiting in MPI_Init), with exit code 3: the job script requeues it. Once
+// Before the search starts nothing can be lost, so a process on its own ends at once, whatever it
+// is doing (reading a large file), with exit code 3: the job script requeues it. Ranks of one job
+// cannot each end on their own: the signal reaches them at different moments, and a rank that
+// ended while another had begun to search would take that one's saved work with it. So with
+// several ranks (deferSetUp) a signal during set-up is recorded, and just before the search the
+// ranks agree on it (signalledAtSetUp, one collective): every rank exits 3 with one message, or
+// every rank searches and the signal stops the search (saving it under --checkpoint); a second
+// signal during set-up still ends the process at once. Once
 // the search runs, the handler only stores the signal number in a lock-free atomic (all a handler
 // may safely do) and a watcher thread calls the callback outside signal context. The handlers stay
 // installed until the process exits, so a second ^C during shutdown (while a checkpoint is written
@@ -55,6 +61,10 @@ class SignalStop {
   // --checkpoint was given: a signal before the search also prints a CHECKPOINT line on stdout
   // (none written, the folder keeps what it had), so a job script requeues the job.
   void checkpointing();
+  // Several ranks: a first signal during set-up is recorded for the ranks' agreement, not obeyed.
+  void deferSetUp();
+  bool signalledAtSetUp() const;  // a recorded set-up signal, before searching()
+  void reportSetUpStop() const;   // the set-up message (first rank), and the CHECKPOINT line
   void searching();  // from now on a signal stops the search (the callback) instead of the process
   void finishing();  // from now on signals are ignored
   int received() const;  // the signal that stopped the search, or 0
