@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <thread>
@@ -22,6 +23,9 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 int gRank = 0, gSize = 1;
+// JACKDAW_BENCH_BOARD_TRANSPORT=messages measures the board on messages (the fallback where MPI
+// has no one-sided component); rma forces a window; unset: whatever MPI gives (auto).
+BoardTransport gTransport = BoardTransport::Auto;
 
 void row(const std::string& what, double value, const std::string& unit, const std::string& note = "") {
   if (gRank == 0) std::printf("| %s | %.3f | %s | %s |\n", what.c_str(), value, unit.c_str(), note.c_str());
@@ -67,6 +71,7 @@ struct Job {
   explicit Job(CommOptions o) {
     SessionConfig c;
     c.comm = o;
+    c.boardTransport = gTransport;
     comm = std::make_unique<Session>(c, 1, work);
   }
   // Every rank's comm counters, on rank 0 (collective).
@@ -98,8 +103,8 @@ void stealRoundTrip(const char* label, CommOptions o, std::uint64_t perThief) {
 }
 
 void boardCosts(BoardScheme scheme) {
-  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise, scheme);
-  const std::string tag = std::string(" [board ") + boardSchemeName(scheme) + "]";
+  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise, scheme, gTransport);
+  const std::string tag = std::string(" [board ") + boardSchemeName(scheme) + ", " + boardTransportName(b.transport()) + "]";
   const int n = 2000;
   MPI_Barrier(MPI_COMM_WORLD);
   auto t0 = Clock::now();
@@ -109,6 +114,7 @@ void boardCosts(BoardScheme scheme) {
     b.publish(r);
   }
   const double pub = std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / n;
+  b.settle();  // on messages: the publishes are applied before anything else is measured
   double maxPub = 0;
   MPI_Reduce(&pub, &maxPub, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   row(scheme == BoardScheme::All ? "board publish (own record into all " + std::to_string(gSize) + " boards)" + tag
@@ -131,7 +137,8 @@ void boardCosts(BoardScheme scheme) {
     if (gSize > 1) {
       double tot = 0;
       for (int i = 0; i < 1000; ++i) tot += b.timedRead((gRank + 1) % gSize);
-      row("timed MPI_Get of a peer's record + flush", tot / 1000, "µs", "rank 0 → rank 1");
+      row("timed read of a peer's record (MPI_Get + flush, or a request and its answer)" + tag, tot / 1000, "µs", "rank 0 → rank 1");
+      b.settle();
     }
   }
   // A thief's fetch of k records at their owners (scheme sample's read; the push board's fresh
@@ -142,22 +149,23 @@ void boardCosts(BoardScheme scheme) {
     for (int i = 1; i <= k; ++i) peers.push_back((gRank + i) % gSize);
     std::vector<std::optional<RankRecord>> out(peers.size());
     const int reps = 500;
-    MPI_Barrier(MPI_COMM_WORLD);
+    b.settle();
     t0 = Clock::now();
     for (int i = 0; i < reps; ++i) b.fetch(peers, out);
     const double f = std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / reps;
+    b.settle();  // on messages: answer the reads of ranks still fetching
     double maxF = 0;
     MPI_Reduce(&f, &maxF, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     row("fetch " + std::to_string(k) + " record(s) at their owners (3 flushed phases)" + tag, maxF, "µs",
         "all ranks fetching at once; slowest rank's mean");
   }
-  MPI_Barrier(MPI_COMM_WORLD);
+  b.settle();
 }
 
 // Ping-pong of bound improvements between ranks 0 and 1 over the raw board: one-way time.
 void boundPingPongBoard() {
   if (gSize < 2) return;
-  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise);
+  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise, BoardScheme::All, gTransport);
   const int n = 500;
   MPI_Barrier(MPI_COMM_WORLD);
   auto t0 = Clock::now();
@@ -166,11 +174,16 @@ void boundPingPongBoard() {
     if (gRank > 1) break;
     if (mine) b.publishBound(k);
     else
-      while (b.bound() < k) std::this_thread::yield();
+      while (b.bound() < k) {
+        b.progress();  // on messages: the bound arrives here
+        std::this_thread::yield();
+      }
   }
   const double oneWay = std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / (2 * n);
-  row("bound propagation, raw board (MPI_Accumulate MAX + flush → remote load)", oneWay, "µs", "ping-pong / 2, ranks 0↔1");
-  MPI_Barrier(MPI_COMM_WORLD);
+  row(std::string("bound propagation, raw board (") +
+          (b.transport() == BoardTransport::Rma ? "MPI_Accumulate MAX + flush → remote load" : "a message, applied on arrival") + ")",
+      oneWay, "µs", "ping-pong / 2, ranks 0↔1");
+  b.settle();
 }
 
 // Same through the comm threads: offerBound on one rank → onBound on the other.
@@ -225,6 +238,8 @@ int main(int argc, char** argv) {
   Runtime mpi(argc, argv);
   gRank = mpi.rank();
   gSize = mpi.size();
+  if (const char* t = std::getenv("JACKDAW_BENCH_BOARD_TRANSPORT"))
+    gTransport = std::string(t) == "messages" ? BoardTransport::Messages : std::string(t) == "rma" ? BoardTransport::Rma : BoardTransport::Auto;
   if (gRank == 0) {
     std::printf("ranks: %d\n\n| measurement | value | unit | note |\n|---|---|---|---|\n", gSize);
   }

@@ -1,5 +1,7 @@
 #include "jackdaw/comm/board.hpp"
 
+#include "board_messages.hpp"
+
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -31,33 +33,94 @@ std::int64_t LoadBoard::noBound() const noexcept {
                                         : std::numeric_limits<std::int64_t>::max();
 }
 
-LoadBoard::LoadBoard(MPI_Comm comm, BoundSense sense, BoardScheme scheme) : sense_(sense), scheme_(scheme) {
+namespace {
+// Once one board of this process found no one-sided component, later boards (one per search leg)
+// go straight to messages, and the notice is printed once.
+std::atomic<bool> gWindowsFailed{false};
+}  // namespace
+
+LoadBoard::LoadBoard(MPI_Comm comm, BoundSense sense, BoardScheme scheme, BoardTransport transport)
+    : sense_(sense), scheme_(scheme) {
   MPI_Comm_dup(comm, &comm_);
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
   fetched_.assign(static_cast<std::size_t>(size_), std::nullopt);
   const MPI_Aint cells = kHeader + static_cast<MPI_Aint>(size_) * kRecordCells;
-  MPI_Win_allocate(cells * sizeof(std::uint64_t), sizeof(std::uint64_t), MPI_INFO_NULL, comm_, &base_, &win_);
-  std::memset(base_, 0, cells * sizeof(std::uint64_t));
+  if (!createWindow(cells, transport)) {
+    cells_.assign(static_cast<std::size_t>(cells), 0);
+    base_ = cells_.data();
+    msgs_ = std::make_unique<detail::BoardMessages>(comm_, std::span<std::uint64_t>(cells_));
+  }
   base_[kBound] = static_cast<std::uint64_t>(noBound());
+  // Everyone's board must be initialised before anyone writes into it.
+  MPI_Barrier(comm_);
+  if (!msgs_) MPI_Win_lock_all(MPI_MODE_NOCHECK, win_);
+}
+
+// A window on every rank, or (transport Auto) none on any: MPI_Win_allocate returns its error
+// instead of aborting the job, and the ranks agree before anyone uses a window.
+bool LoadBoard::createWindow(MPI_Aint cells, BoardTransport transport) {
+  if (transport == BoardTransport::Messages) return false;
+  MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
+  int rc = MPI_ERR_WIN;
+  if (transport == BoardTransport::Rma || !gWindowsFailed.load())
+    rc = MPI_Win_allocate(cells * static_cast<MPI_Aint>(sizeof(std::uint64_t)), sizeof(std::uint64_t), MPI_INFO_NULL,
+                          comm_, &base_, &win_);
+  int mine = rc == MPI_SUCCESS ? 1 : 0, all = 0;
+  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm_);
+  MPI_Comm_set_errhandler(comm_, MPI_ERRORS_ARE_FATAL);
+  if (!all) {
+    // A window some ranks got and others did not cannot be freed (that is collective): it stays.
+    win_ = MPI_WIN_NULL;
+    base_ = nullptr;
+    char text[MPI_MAX_ERROR_STRING] = "another rank failed";
+    int len = 0;
+    if (rc != MPI_SUCCESS) MPI_Error_string(rc, text, &len);
+    if (transport == BoardTransport::Rma)
+      throw BoardUnavailable(std::string("--board-transport rma: MPI could not create the load board's one-sided "
+                                           "window (") + text + "); use --board-transport auto or messages, or "
+                                           "another one-sided component (Open MPI: --mca osc ucx)");
+    if (!gWindowsFailed.exchange(true) && rank_ == 0)
+      spdlog::warn("MPI could not create the load board's one-sided window ({}): the board runs on messages through "
+                   "the comm threads instead (same answers; on Open MPI over TCP, --mca osc ucx gives a window)",
+                   text);
+    return false;
+  }
+  std::memset(base_, 0, static_cast<std::size_t>(cells) * sizeof(std::uint64_t));
   int* model = nullptr;
   int flag = 0;
   MPI_Win_get_attr(win_, MPI_WIN_MODEL, &model, &flag);
   unified_ = flag && *model == MPI_WIN_UNIFIED;
   if (!unified_ && rank_ == 0)
     spdlog::warn("rank 0: RMA window uses the separate memory model; the comm thread will MPI_Win_sync");
-  // Everyone's window must be initialised before anyone writes into it.
-  MPI_Barrier(comm_);
-  MPI_Win_lock_all(MPI_MODE_NOCHECK, win_);
+  char name[MPI_MAX_OBJECT_NAME] = "";
+  int len = 0;
+  MPI_Win_get_name(win_, name, &len);
+  windowName_.assign(name, static_cast<std::size_t>(len));
+  return true;
 }
 
 LoadBoard::~LoadBoard() {
+  if (msgs_) {
+    msgs_->settle();  // collective: every message sent to this rank has been applied
+    msgs_.reset();
+    MPI_Comm_free(&comm_);
+    return;
+  }
   // Nobody may still be putting into our window when it goes away.
   MPI_Win_flush_all(win_);
   MPI_Barrier(comm_);
   MPI_Win_unlock_all(win_);
   MPI_Win_free(&win_);
   MPI_Comm_free(&comm_);
+}
+
+bool LoadBoard::progress() { return msgs_ && msgs_->progress(); }
+
+void LoadBoard::settle() {
+  if (msgs_) return msgs_->settle();
+  MPI_Win_flush_all(win_);
+  MPI_Barrier(comm_);
 }
 
 RankRecord LoadBoard::decode(const std::uint64_t* c) noexcept {
@@ -115,6 +178,15 @@ void LoadBoard::publish(RankRecord mine) {
     publishNs_ += nowNs() - t0;
     return;
   }
+  if (msgs_) {
+    // One message per rank; each applies it seqlock-style. Cell 6 (the heartbeat) is not ours here.
+    const std::uint64_t rec[kRecordCells] = {even, fields[0], fields[1], fields[2], fields[3], fields[4], 0, mine.pooled};
+    constexpr std::uint64_t mask = 0xff & ~(1u << kHeartbeatCell);
+    for (int t = 0; t < size_; ++t) msgs_->record(t, static_cast<int>(disp), rec, mask);
+    ++publishes_;
+    publishNs_ += nowNs() - t0;
+    return;
+  }
   for (int t = 0; t < size_; ++t) MPI_Put(&odd, 1, MPI_UINT64_T, t, disp, 1, MPI_UINT64_T, win_);
   MPI_Win_flush_all(win_);
   for (int t = 0; t < size_; ++t) {
@@ -143,9 +215,18 @@ void LoadBoard::fetch(std::span<const int> peers, std::span<std::optional<RankRe
     for (std::size_t i : todo) MPI_Win_flush(peers[i], win_);
   };
   for (int attempt = 0; attempt < 4 && !todo.empty(); ++attempt) {
-    phase(0, 1, 0);
-    phase(1, kRecordCells - 1, 1);
-    phase(kRecordCells, 1, 0);
+    if (msgs_) {
+      // The owner's comm thread writes its record and answers reads, one after the other: one
+      // read of the whole record is never torn (its sequence number still says if it is whole).
+      std::vector<detail::BoardMessages::Read> reads;
+      for (std::size_t i : todo) reads.push_back({peers[i], recordCell(peers[i]), kRecordCells, &buf[i * kCells]});
+      msgs_->getAll(reads);
+      for (std::size_t i : todo) buf[i * kCells + kRecordCells] = buf[i * kCells];
+    } else {
+      phase(0, 1, 0);
+      phase(1, kRecordCells - 1, 1);
+      phase(kRecordCells, 1, 0);
+    }
     std::vector<std::size_t> again;
     for (std::size_t i : todo) {
       const std::uint64_t* b = &buf[i * kCells];
@@ -173,6 +254,10 @@ std::vector<int> LoadBoard::watched() const {
 
 std::uint64_t LoadBoard::fetchHeartbeat(int r) {
   std::uint64_t v = 0;
+  if (msgs_) {
+    msgs_->get(r, recordCell(r) + kHeartbeatCell, 1, &v);
+    return v;
+  }
   MPI_Get(&v, 1, MPI_UINT64_T, r, recordCell(r) + kHeartbeatCell, 1, MPI_UINT64_T, win_);
   MPI_Win_flush(r, win_);
   return v;
@@ -180,6 +265,7 @@ std::uint64_t LoadBoard::fetchHeartbeat(int r) {
 
 void LoadBoard::ring(int victim) {
   const std::uint64_t one = 1;
+  if (msgs_) return msgs_->accumulate(victim, kDoorbell, 1, detail::BoardMessages::Op::Sum);
   MPI_Accumulate(&one, 1, MPI_UINT64_T, victim, kDoorbell, 1, MPI_UINT64_T, MPI_SUM, win_);
   MPI_Win_flush(victim, win_);
 }
@@ -198,21 +284,33 @@ void LoadBoardView::refresh(std::span<const int> ranks) {
   board_.fetch(ranks, out_);
 }
 
-void LoadBoard::publishBound(std::int64_t v) {
-  MPI_Op op = sense_ == BoundSense::Maximise ? MPI_MAX : MPI_MIN;
-  for (int t = 0; t < size_; ++t) MPI_Accumulate(&v, 1, MPI_INT64_T, t, kBound, 1, MPI_INT64_T, op, win_);
+void LoadBoard::accumulateEverywhere(std::int64_t v, int cell, MPI_Op op) {
+  if (msgs_) {
+    using Op = detail::BoardMessages::Op;
+    const Op m = op == MPI_MAX ? Op::Max : op == MPI_MIN ? Op::Min : Op::Sum;
+    for (int t = 0; t < size_; ++t) msgs_->accumulate(t, cell, v, m);
+    return;
+  }
+  for (int t = 0; t < size_; ++t) MPI_Accumulate(&v, 1, MPI_INT64_T, t, cell, 1, MPI_INT64_T, op, win_);
   MPI_Win_flush_all(win_);
 }
 
-void LoadBoard::publishStop(int reason) {
-  std::int64_t v = reason;
-  for (int t = 0; t < size_; ++t) MPI_Accumulate(&v, 1, MPI_INT64_T, t, kStop, 1, MPI_INT64_T, MPI_MAX, win_);
-  MPI_Win_flush_all(win_);
-}
+void LoadBoard::publishBound(std::int64_t v) { accumulateEverywhere(v, kBound, sense_ == BoundSense::Maximise ? MPI_MAX : MPI_MIN); }
+
+void LoadBoard::publishStop(int reason) { accumulateEverywhere(reason, kStop, MPI_MAX); }
 
 void LoadBoard::publishHeartbeat() {
   const std::uint64_t v = ++beats_;
   const MPI_Aint disp = recordCell(rank_) + kHeartbeatCell;
+  if (msgs_) {
+    // Pushed to whoever watches this rank (everyone, or the two ranks before it on the sampled
+    // board): a watcher never waits on a read, which after termination nobody would answer.
+    if (scheme_ == BoardScheme::All)
+      for (int t = 0; t < size_; ++t) msgs_->store(t, static_cast<int>(disp), v);
+    else
+      for (int step = 0; step <= 2 && step < size_; ++step) msgs_->store((rank_ - step + size_) % size_, static_cast<int>(disp), v);
+    return;
+  }
   if (scheme_ == BoardScheme::Sample) {  // the watchers read it here
     store(static_cast<int>(disp), v, std::memory_order_release);
     return;
@@ -224,13 +322,17 @@ void LoadBoard::publishHeartbeat() {
 double LoadBoard::timedRead(int peer) {
   std::uint64_t buf[kRecordCells];
   const auto t0 = std::chrono::steady_clock::now();
+  if (msgs_) {
+    msgs_->get(peer, recordCell(peer), kRecordCells, buf);
+    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+  }
   MPI_Get(buf, kRecordCells, MPI_UINT64_T, peer, recordCell(peer), kRecordCells, MPI_UINT64_T, win_);
   MPI_Win_flush(peer, win_);
   return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
 }
 
 void LoadBoard::syncIfSeparate() {
-  if (!unified_) MPI_Win_sync(win_);
+  if (!unified_ && !msgs_) MPI_Win_sync(win_);
 }
 
 }  // namespace jackdaw::comm

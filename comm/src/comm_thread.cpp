@@ -119,7 +119,8 @@ void CommThread::run() {
   while (!terminated_.load(std::memory_order_relaxed)) {
     const std::uint64_t now = nowNs();
     heartbeat_->beat(now);
-    bool active = pollIncoming(false);
+    bool active = board_.progress();  // a board on messages: what peers wrote and read
+    active |= pollIncoming(false);
     active |= protocol_->serveHeld(false);
     active |= propagate();
     active |= protocol_->onTurn(now, work_.needsWork());
@@ -140,6 +141,7 @@ void CommThread::run() {
   // it to the runtime so every rank ends with the same view.
   propagate();
   drain();
+  heartbeat_->stop();
   finishStats(wallStart);
 }
 
@@ -313,7 +315,7 @@ void CommThread::drain() {
   protocol_->serveHeld(true);  // the thieves we kept waiting get their refusals now
   for (;;) {
     heartbeat_->beat(nowNs());  // a peer that stopped now would leave the barrier waiting forever
-    const bool any = pollIncoming(true);
+    const bool any = board_.progress() | pollIncoming(true);
     testSends();
     if (barrier == MPI_REQUEST_NULL && protocol_->requestsInFlight() == 0) MPI_Ibarrier(comm_, &barrier);
     if (barrier != MPI_REQUEST_NULL) {

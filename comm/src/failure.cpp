@@ -2,8 +2,10 @@
 
 #include "jackdaw/comm/runtime.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <thread>
 #include <vector>
 
 namespace jackdaw::comm {
@@ -50,6 +52,15 @@ void abortJob(int rank, const std::string& message, int code) {
   std::fprintf(stderr, "rank %d: %s\n", rank, message.c_str());
   std::fflush(stderr);
   if (!mpiActive()) std::_Exit(code);  // one rank without MPI: nothing else to stop
+  // MPI_Abort asks the launcher to kill every rank. A launcher that cannot reach a lost host may
+  // never answer, and MPI_Abort then never returns: this rank at least ends on its own.
+  std::thread([rank, code] {
+    std::this_thread::sleep_for(std::chrono::seconds(kAbortGraceSeconds));
+    std::fprintf(stderr, "rank %d: MPI_Abort did not end the job within %d s; this rank exits on its own\n", rank,
+                 kAbortGraceSeconds);
+    std::fflush(stderr);
+    std::_Exit(code);
+  }).detach();
   MPI_Abort(MPI_COMM_WORLD, code);
   std::abort();  // MPI_Abort does not return; this keeps [[noreturn]] honest
 }

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdlib>
+#include <string>
 #include <chrono>
 #include <map>
 #include <thread>
@@ -15,12 +17,18 @@
 using namespace jackdaw::comm;
 
 namespace {
+// JACKDAW_TEST_BOARD_TRANSPORT=messages runs every test on the board's message transport (the
+// fallback where MPI has no one-sided component); otherwise on a window.
+BoardTransport transport() {
+  const char* t = std::getenv("JACKDAW_TEST_BOARD_TRANSPORT");
+  return t && std::string(t) == "messages" ? BoardTransport::Messages : BoardTransport::Rma;
+}
 int rankOf() { int r = 0; MPI_Comm_rank(MPI_COMM_WORLD, &r); return r; }
 int sizeOf() { int s = 1; MPI_Comm_size(MPI_COMM_WORLD, &s); return s; }
 }  // namespace
 
 TEST(Board, PublishedRecordReachesEveryRank) {
-  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise);
+  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise, BoardScheme::All, transport());
   const int r = rankOf(), n = sizeOf();
   EXPECT_TRUE(b.unifiedModel());
   RankRecord mine;
@@ -29,7 +37,7 @@ TEST(Board, PublishedRecordReachesEveryRank) {
   mine.running = 2 * r;
   mine.idle = 3;
   b.publish(mine);
-  MPI_Barrier(MPI_COMM_WORLD);  // every publish was flushed before its rank reached the barrier
+  b.settle();  // every publish is in every board (flushed, or its messages applied)
   for (int p = 0; p < n; ++p) {
     auto rec = b.read(p);
     ASSERT_TRUE(rec.has_value()) << "record of rank " << p;
@@ -45,21 +53,21 @@ TEST(Board, PublishedRecordReachesEveryRank) {
 }
 
 TEST(Board, BoundMaxReachesEveryRank) {
-  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise);
+  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise, BoardScheme::All, transport());
   EXPECT_FALSE(b.hasBound());
   MPI_Barrier(MPI_COMM_WORLD);  // everyone looked at the empty board before anyone writes
   b.publishBound(7 * rankOf() - 3);
-  MPI_Barrier(MPI_COMM_WORLD);
+  b.settle();
   EXPECT_TRUE(b.hasBound());
   EXPECT_EQ(b.bound(), 7 * (sizeOf() - 1) - 3);
 }
 
 TEST(Board, BoundMinReachesEveryRank) {
-  LoadBoard b(MPI_COMM_WORLD, BoundSense::Minimise);
+  LoadBoard b(MPI_COMM_WORLD, BoundSense::Minimise, BoardScheme::All, transport());
   EXPECT_FALSE(b.hasBound());
   MPI_Barrier(MPI_COMM_WORLD);  // everyone looked at the empty board before anyone writes
   b.publishBound(1000 - rankOf());
-  MPI_Barrier(MPI_COMM_WORLD);
+  b.settle();
   EXPECT_EQ(b.bound(), 1000 - (sizeOf() - 1));
 }
 
@@ -69,25 +77,25 @@ TEST(Board, DoubleBoundsOrderLikeDoubles) {
     EXPECT_LE(encodeDouble(xs[i]), encodeDouble(xs[i + 1])) << xs[i];
     EXPECT_EQ(decodeDouble(encodeDouble(xs[i])), xs[i]);
   }
-  LoadBoard b(MPI_COMM_WORLD, BoundSense::Minimise);
+  LoadBoard b(MPI_COMM_WORLD, BoundSense::Minimise, BoardScheme::All, transport());
   b.publishBound(encodeDouble(-1.5 * rankOf()));
-  MPI_Barrier(MPI_COMM_WORLD);
+  b.settle();
   EXPECT_EQ(decodeDouble(b.bound()), -1.5 * (sizeOf() - 1));
 }
 
 TEST(Board, StopReachesEveryRank) {
-  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise);
+  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise, BoardScheme::All, transport());
   EXPECT_EQ(b.stopReason(), 0);
   MPI_Barrier(MPI_COMM_WORLD);
   if (rankOf() == sizeOf() - 1) b.publishStop(2);
-  MPI_Barrier(MPI_COMM_WORLD);
+  b.settle();
   EXPECT_EQ(b.stopReason(), 2);
 }
 
 // Rank 0 publishes records whose fields are all equal while a reader thread on every rank reads
 // concurrently: an accepted record with unequal fields would be a torn read.
 TEST(Board, ReadersNeverSeeTornRecords) {
-  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise);
+  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise, BoardScheme::All, transport());
   std::atomic<bool> done{false};
   std::uint64_t accepted = 0, torn = 0, lastSeq = 0, backwards = 0;
   std::thread reader([&] {
@@ -110,7 +118,7 @@ TEST(Board, ReadersNeverSeeTornRecords) {
       b.publish(r);
     }
   }
-  MPI_Barrier(MPI_COMM_WORLD);
+  b.settle();
   done = true;
   reader.join();
   EXPECT_GT(accepted, 0u);
@@ -122,16 +130,16 @@ TEST(Board, ReadersNeverSeeTornRecords) {
 }
 
 TEST(Board, TimedReadMeasuresSomething) {
-  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise);
+  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise, BoardScheme::All, transport());
   const double us = b.timedRead((rankOf() + 1) % sizeOf());
   EXPECT_GT(us, 0.0);
   EXPECT_LT(us, 1e6);
-  MPI_Barrier(MPI_COMM_WORLD);
+  b.settle();
 }
 
 // Scheme sample: a publish stays in the publisher's own window; a fetch reads it at the owner.
 TEST(Board, SampleSchemeKeepsRecordsAtTheOwnerAndFetchReadsThem) {
-  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise, BoardScheme::Sample);
+  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise, BoardScheme::Sample, transport());
   const int r = rankOf(), n = sizeOf();
   EXPECT_FALSE(b.pushes());
   RankRecord mine;
@@ -141,7 +149,7 @@ TEST(Board, SampleSchemeKeepsRecordsAtTheOwnerAndFetchReadsThem) {
   mine.idle = 2;
   mine.pooled = 200 + r;
   b.publish(mine);
-  MPI_Barrier(MPI_COMM_WORLD);
+  b.settle();
   std::vector<int> others;
   for (int p = 0; p < n; ++p) {
     if (p == r) continue;
@@ -167,17 +175,17 @@ TEST(Board, SampleSchemeKeepsRecordsAtTheOwnerAndFetchReadsThem) {
   }
   EXPECT_EQ(b.fetches(), 1u);
   EXPECT_EQ(b.fetchedRecords(), others.size());
-  MPI_Barrier(MPI_COMM_WORLD);  // nobody frees the window while a peer still reads it
+  b.settle();  // nobody frees the board while a peer still reads it
 }
 
 // On the push board a fetch reads the owner's copy, which a newer publish makes newer than ours.
 TEST(Board, FetchSeesTheOwnersNewestRecordOnThePushBoardToo) {
-  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise);
+  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise, BoardScheme::All, transport());
   const int r = rankOf(), n = sizeOf();
   RankRecord mine;
   mine.queued = 7;
   b.publish(mine);
-  MPI_Barrier(MPI_COMM_WORLD);
+  b.settle();
   if (n > 1) {
     const int peer = (r + 1) % n;
     std::optional<RankRecord> got[1];
@@ -187,14 +195,14 @@ TEST(Board, FetchSeesTheOwnersNewestRecordOnThePushBoardToo) {
     EXPECT_EQ(got[0]->queued, 7u);
     EXPECT_EQ(got[0]->seq, b.read(peer)->seq);
   }
-  MPI_Barrier(MPI_COMM_WORLD);
+  b.settle();
 }
 
 // Rank 0 rewrites its record (scheme sample: local stores) as fast as it can while every other
 // rank fetches it, until they all rang its doorbell: an accepted record with unequal fields
 // would be a torn read.
 TEST(Board, FetchesNeverSeeTornRecords) {
-  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise, BoardScheme::Sample);
+  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise, BoardScheme::Sample, transport());
   std::uint64_t accepted = 0, torn = 0, lastSeq = 0, backwards = 0;
   MPI_Barrier(MPI_COMM_WORLD);
   if (rankOf() == 0) {
@@ -209,6 +217,7 @@ TEST(Board, FetchesNeverSeeTornRecords) {
       r.queued = r.running = r.idle = r.pooled = i;
       r.workRate = double(i);
       b.publish(r);
+      b.progress();  // on messages: answer the readers' gets, count their rings
       const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(5);
       while (std::chrono::steady_clock::now() < until) {
       }
@@ -232,18 +241,18 @@ TEST(Board, FetchesNeverSeeTornRecords) {
   }
   EXPECT_EQ(torn, 0u);
   EXPECT_EQ(backwards, 0u);
-  MPI_Barrier(MPI_COMM_WORLD);
+  b.settle();
 }
 
 // Every rank rings every other rank's doorbell once: each doorbell counts size - 1 rings.
 TEST(Board, DoorbellCountsEveryRing) {
-  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise);
+  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise, BoardScheme::All, transport());
   const int r = rankOf(), n = sizeOf();
   EXPECT_EQ(b.doorbell(), 0u);
   MPI_Barrier(MPI_COMM_WORLD);
   for (int p = 0; p < n; ++p)
     if (p != r) b.ring(p);
-  MPI_Barrier(MPI_COMM_WORLD);
+  b.settle();
   EXPECT_EQ(b.doorbell(), static_cast<std::uint64_t>(n - 1));
 }
 
@@ -252,26 +261,34 @@ TEST(Board, DoorbellCountsEveryRing) {
 TEST(Board, HeartbeatsAndWhoWatchesWhom) {
   const int r = rankOf(), n = sizeOf();
   {
-    LoadBoard all(MPI_COMM_WORLD, BoundSense::Maximise);
+    LoadBoard all(MPI_COMM_WORLD, BoundSense::Maximise, BoardScheme::All, transport());
     EXPECT_EQ(all.watched().size(), static_cast<std::size_t>(n - 1));
     all.publishHeartbeat();
-    MPI_Barrier(MPI_COMM_WORLD);
+    all.settle();
     for (int p = 0; p < n; ++p) EXPECT_EQ(all.heartbeat(p), 1u) << "rank " << p;
-    MPI_Barrier(MPI_COMM_WORLD);
+    all.settle();
   }
-  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise, BoardScheme::Sample);
+  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise, BoardScheme::Sample, transport());
   const auto w = b.watched();
   const std::vector<int> want = n == 1 ? std::vector<int>{} : n == 2 ? std::vector<int>{(r + 1) % n}
                                                                     : std::vector<int>{(r + 1) % n, (r + 2) % n};
   EXPECT_EQ(w, want);
   for (int i = 0; i < 3; ++i) b.publishHeartbeat();
-  MPI_Barrier(MPI_COMM_WORLD);
+  b.settle();
   EXPECT_EQ(b.heartbeat(r), 3u);
   for (int p : w) {
-    EXPECT_EQ(b.heartbeat(p), 0u) << "rank " << p << "'s beat was pushed";
+    // On messages beats are pushed to the watchers; a window keeps them at home.
+    if (b.heartbeatsArrive()) EXPECT_EQ(b.heartbeat(p), 3u) << "rank " << p;
+    else EXPECT_EQ(b.heartbeat(p), 0u) << "rank " << p << "'s beat was pushed";
     EXPECT_EQ(b.fetchHeartbeat(p), 3u) << "rank " << p;
   }
-  MPI_Barrier(MPI_COMM_WORLD);
+  b.settle();
+}
+
+TEST(Board, TransportIsTheOneAskedFor) {
+  LoadBoard b(MPI_COMM_WORLD, BoundSense::Maximise, BoardScheme::All, transport());
+  EXPECT_EQ(b.transport(), transport());
+  b.settle();
 }
 
 TEST(Board, SchemeNames) {

@@ -59,6 +59,11 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
       ->capture_default_str()
       ->check(cli::real(1.0, 1000.0))
       ->group("Experiments");
+  cli::addChoice(app, "--board-transport", o.boardTransport,
+                 {{"auto", comm::BoardTransport::Auto}, {"rma", comm::BoardTransport::Rma},
+                  {"messages", comm::BoardTransport::Messages}},
+                 "What carries the load board between ranks: rma (MPI one-sided windows), messages (through the comm "
+                 "threads), or auto: a window where MPI can create one, messages otherwise (said once at start)");
   app.add_option("--watchdog", o.comm.watchdogSeconds,
                  "Abort the whole job, naming the rank, when a rank's comm thread has sent no heartbeat for S "
                  "seconds (a rank stopped, swapped out or cut off); 0: off. A long node expansion does not count "

@@ -64,6 +64,7 @@ comm::SessionConfig sessionConfig(const AppContext& ctx) {
   c.seed = o.steal.seed;
   c.board = o.steal.board;
   c.boardSample = o.steal.boardSample;
+  c.boardTransport = o.boardTransport;
   c.comm = o.comm;  // --steal, --seed-tree, --seed-redirect, --steal-retry-max-us, --steal-hold-us, --doorbell, --watchdog
   c.comm.stealHalf = o.comm.stealHalf || o.chunked;
   return c;
@@ -276,6 +277,9 @@ void RunStats::afterLeg(Leg& leg) {
     ctx_.distributed = distributedJson(*leg.ranks, ctx_.size);
     ctx_.distributed["board"]["scheme"] = comm::boardSchemeName(ctx_.opts.steal.board);
     if (ctx_.opts.steal.board == comm::BoardScheme::Sample) ctx_.distributed["board"]["sample"] = ctx_.opts.steal.boardSample;
+    // Which one-sided path MPI gave the board, or the messages it fell back to (board.hpp).
+    ctx_.distributed["board"]["transport"] = leg.ranks->boardTransport;
+    if (!leg.ranks->boardWindow.empty()) ctx_.distributed["board"]["window"] = leg.ranks->boardWindow;
   }
 }
 

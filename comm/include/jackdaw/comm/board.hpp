@@ -23,15 +23,23 @@
 // orders the three phases at every target); a reader loads seq (acquire), the fields, then seq
 // again, and accepts only an even seq that did not change. Aligned 8-byte cells (bound, stop,
 // seq) are read whole on every platform we target.
+//
+// Transports. Where MPI cannot create the window (Open MPI 4.1's default components between two
+// TCP-only hosts: osc/rdma needs an RDMA network; osc/pt2pt refuses MPI_THREAD_MULTIPLE), the
+// board says so once on rank 0 and carries the same cells as messages through the comm threads
+// (board_messages.hpp): the same records, doorbell, bound, stop and heartbeats, each applied at the
+// target's next comm-thread turn. transport() says which one runs; --board-transport picks one.
 #pragma once
 
 #include <mpi.h>
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <random>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -41,7 +49,17 @@
 
 namespace jackdaw::comm {
 
+namespace detail {
+class BoardMessages;
+}
+
 enum class BoundSense { Maximise, Minimise };
+
+// Thrown by LoadBoard on every rank alike when BoardTransport::Rma was asked for and MPI could not
+// create the window.
+struct BoardUnavailable : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 // Double objectives on the int64 bound cell: a monotone bijection, so MPI_MAX/MIN on the
 // encoded integers orders like the doubles (NaN excluded).
@@ -50,7 +68,9 @@ double decodeDouble(std::int64_t v) noexcept;
 
 class LoadBoard {
  public:
-  LoadBoard(MPI_Comm comm, BoundSense sense, BoardScheme scheme = BoardScheme::All);  // collective over comm
+  // Collective over comm. transport Rma: a window or BoardUnavailable on every rank.
+  LoadBoard(MPI_Comm comm, BoundSense sense, BoardScheme scheme = BoardScheme::All,
+            BoardTransport transport = BoardTransport::Auto);
   ~LoadBoard();                                // collective: ends the epoch, frees the window
   LoadBoard(const LoadBoard&) = delete;
   LoadBoard& operator=(const LoadBoard&) = delete;
@@ -62,6 +82,16 @@ class LoadBoard {
   BoardScheme scheme() const noexcept { return scheme_; }
   // True when a publish reaches every rank's window (scheme all): read(r) then knows every rank.
   bool pushes() const noexcept { return scheme_ == BoardScheme::All; }
+  // Rma or Messages: what carries this board. For a window, MPI's name for it where it gives one
+  // (Open MPI's osc/ucx: "ucx window 3"), else "".
+  BoardTransport transport() const noexcept { return msgs_ ? BoardTransport::Messages : BoardTransport::Rma; }
+  const std::string& windowName() const noexcept { return windowName_; }
+  // Messages only: applies what other ranks sent and answers their reads (the comm thread calls
+  // it every turn). True when something arrived. A window needs no such call.
+  bool progress();
+  // Collective, while no comm thread runs (tests, set-up): everything any rank wrote before it is
+  // in every target's board when it returns.
+  void settle();
 
   // ---- reading: local, lock-free, any thread ----
   // A consistent snapshot of rank r's record, or nullopt if it was being rewritten during a few
@@ -87,6 +117,9 @@ class LoadBoard {
   void publishStop(int reason);       // MPI_Accumulate MAX into every board's stop cell
   void publishHeartbeat();            // the next heartbeat count: into every board (all) / our own (sample)
   std::uint64_t fetchHeartbeat(int r);  // rank r's count read at r (one MPI_Get + flush)
+  // True when heartbeat(r) is current for every watched rank (no fetchHeartbeat needed): the push
+  // board, and every board on messages (beats are pushed to the watchers there).
+  bool heartbeatsArrive() const noexcept { return pushes() || msgs_ != nullptr; }
   double timedRead(int peer);         // µs for one MPI_Get of peer's own record + flush
   // Records of `peers` read at their owners with one-sided gets (seqlock in three flushed
   // phases); out[i] is nullopt if peers[i] was being rewritten on every try. latest() sees them.
@@ -119,9 +152,15 @@ class LoadBoard {
   int recordCell(int r) const noexcept { return kHeader + r * kRecordCells; }
   static RankRecord decode(const std::uint64_t* cells) noexcept;  // the 8 cells of one record
 
+  bool createWindow(MPI_Aint cells, BoardTransport transport);
+  void accumulateEverywhere(std::int64_t v, int cell, MPI_Op op);  // into every rank's cell
+
   MPI_Comm comm_;
   MPI_Win win_ = MPI_WIN_NULL;
   std::uint64_t* base_ = nullptr;
+  std::vector<std::uint64_t> cells_;                   // messages: the board's memory
+  std::unique_ptr<detail::BoardMessages> msgs_;        // messages: null under a window
+  std::string windowName_;
   int rank_ = 0, size_ = 1;
   BoundSense sense_;
   bool unified_ = true;

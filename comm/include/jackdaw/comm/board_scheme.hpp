@@ -12,6 +12,15 @@ enum class BoardScheme { All, Sample };
 
 inline const char* boardSchemeName(BoardScheme s) noexcept { return s == BoardScheme::All ? "all" : "sample"; }
 
+// What carries the board between ranks (board.hpp): MPI one-sided windows (rma), or messages
+// through the comm threads where no one-sided component can serve the job (messages). auto: a
+// window if MPI can create one, messages otherwise.
+enum class BoardTransport { Auto, Rma, Messages };
+
+inline const char* boardTransportName(BoardTransport t) noexcept {
+  return t == BoardTransport::Auto ? "auto" : t == BoardTransport::Rma ? "rma" : "messages";
+}
+
 // "all" | "sample"; anything else: std::invalid_argument.
 inline BoardScheme parseBoardScheme(const std::string& name) {
   if (name == "all") return BoardScheme::All;

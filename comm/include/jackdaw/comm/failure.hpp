@@ -7,7 +7,8 @@
 //       if (!checkSetup(MPI_COMM_WORLD, [&] { space = readInstance(file); })) return 2;
 //
 // (b) Errors mid-search, when other ranks cannot be asked to agree: abortJob prints
-//     "rank r: message" on stderr and calls MPI_Abort, which kills every rank with that code.
+//     "rank r: message" on stderr and calls MPI_Abort, which kills every rank with that code (and
+//     ends this rank by itself if MPI_Abort does not, kAbortGraceSeconds later).
 #pragma once
 
 #include <mpi.h>
@@ -25,6 +26,9 @@ bool collectiveCheck(MPI_Comm comm, const std::optional<std::string>& error);
 // Runs setup, catching any exception as this rank's error, then collectiveCheck.
 bool checkSetup(MPI_Comm comm, const std::function<void()>& setup);
 
+// If MPI_Abort has not ended this process after kAbortGraceSeconds (a launcher waiting for a host
+// it cannot reach), the rank exits by itself with the same code.
 [[noreturn]] void abortJob(int rank, const std::string& message, int code = 1);
+inline constexpr int kAbortGraceSeconds = 10;
 
 }  // namespace jackdaw::comm

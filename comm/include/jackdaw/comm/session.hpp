@@ -37,6 +37,7 @@ struct SessionConfig {
   const PolicyRegistry* policies = nullptr;  // null: PolicyRegistry::builtin()
   std::uint64_t seed = 1;                    // policies seed their RNG with seed ^ rank
   BoardScheme board = BoardScheme::All;      // how load records reach thieves (board.hpp)
+  BoardTransport boardTransport = BoardTransport::Auto;  // windows, messages, or whichever MPI serves
   int boardSample = 4;                       // scheme sample: ranks read per choice
   CommOptions comm{};
 };
@@ -59,6 +60,7 @@ class Session {
   int rank() const noexcept { return rank_; }
   int size() const noexcept { return size_; }
   const std::string& policyName() const noexcept { return policyName_; }
+  const LoadBoard& board() const noexcept { return *board_; }
 
   void start();
   // Any thread, cheap: cut the comm thread's sleep short / spread a better bound / a stop.

@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <exception>
 #include <iterator>
+#include <memory>
 #include <optional>
 #include <string>
 #include <thread>
@@ -62,6 +63,8 @@ struct Report {
   std::string policy;
   std::vector<RankSummary> ranks;  // rank order
   double setupSeconds = 0;         // rank 0: board windows, session collectives, comm thread start (not in the search's time)
+  // What carried the load board: "rma" (with MPI's name for the window, if any) or "messages".
+  std::string boardTransport, boardWindow;
 };
 
 // One rank's share of the result and its worker counters, in the wire format. One serialize for
@@ -183,7 +186,15 @@ class Launch {
     SearchWork<Search> work(s, seeds);
     comm::SessionConfig cfg = cfg_;
     cfg.sense = boundSense<typename T::Better>();
-    comm::Session session(cfg, rt.workers(), work);  // collective
+    std::unique_ptr<comm::Session> opened;
+    try {
+      opened = std::make_unique<comm::Session>(cfg, rt.workers(), work);  // collective
+    } catch (const comm::BoardUnavailable& e) {
+      rt.release();  // every rank got the same answer from MPI: one message, from rank 0
+      if (rank == 0) throw SearchFailed(e.what());
+      throw FailedElsewhere();
+    }
+    comm::Session& session = *opened;
 
     // The search tells the session what happens, through an observer.
     struct Bridge final : SearchObserver {
@@ -247,7 +258,9 @@ class Launch {
 
     Result total;
     total.seconds = seconds;
-    if (report_) *report_ = Report{session.policyName(), {}, setupSeconds};
+    if (report_)
+      *report_ = Report{session.policyName(), {}, setupSeconds, comm::boardTransportName(session.board().transport()),
+                        session.board().windowName()};
     for (const auto& rep : reports) {
       RankShare<Result> share;
       comm::wire::Reader(rep.search)(share);

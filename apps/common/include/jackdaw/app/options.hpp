@@ -26,6 +26,7 @@ struct CommonOptions {
   // --steal-retry-max-us, --steal-hold-us, and the apps' own --doorbell and --watchdog straight into `comm`.
   comm::StealOptions steal;
   comm::CommOptions comm;
+  comm::BoardTransport boardTransport = comm::BoardTransport::Auto;  // --board-transport
   int threads = 0;                     // 0: one worker per CPU this process may use
   bool bind = false;                   // pin each worker to its own core (hwloc)
   int spawnDepth = 2;                  // -d N (-d auto starts at jackdaw::kAutoStartDepth, grain.hpp)
