@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# A private one-host Slurm cluster for tests: munged + slurmctld + slurmd under one directory.
+# A private Slurm cluster for tests: munged + slurmctld + slurmd under one directory.
 #   cluster.sh start DIR [CPUS]   install munge/Slurm if missing, write config, start daemons, wait for 'idle'
 #   cluster.sh stop DIR           stop every daemon this script started (by PID file), then wait for them
 # Clients need SLURM_CONF=DIR/slurm.conf (printed by start).
+# One host by default. With HOSTS_ENV set to the hosts.env of emulated hosts (tests/hosts/cluster.sh),
+# one slurmd per host runs inside that host (its own name and address: a NodeName each) and
+# slurmctld listens on the hosts' bridge, outside them, like a head node.
 set -euo pipefail
 cmd="${1:?usage: cluster.sh start|stop DIR [CPUS]}"
 dir="${2:?usage: cluster.sh start|stop DIR [CPUS]}"
@@ -18,6 +21,7 @@ stop_pidfile() {
 }
 
 if [ "$cmd" = stop ]; then
+  for f in "$dir"/slurmd.*.pid; do stop_pidfile "$f"; done
   stop_pidfile "$dir/slurmd.pid"
   stop_pidfile "$dir/slurmctld.pid"
   stop_pidfile "$dir/munged.pid"
@@ -49,9 +53,24 @@ munged --key-file="$dir/munge/munge.key" --socket="$dir/munge/munge.socket" \
 
 host=$(hostname -s)
 port_base=$((17000 + RANDOM % 2000 * 2))
+ctld_addr=127.0.0.1
+nodes="NodeName=${host} NodeAddr=127.0.0.1 CPUs=${cpus} State=UNKNOWN"
+partition_nodes=${host}
+emulated=()
+if [ -n "${HOSTS_ENV:-}" ]; then
+  # shellcheck disable=SC1090
+  . "$HOSTS_ENV"
+  IFS=, read -r -a emulated <<<"$HOSTS"
+  ctld_addr="${SUBNET%.0/24}.1"
+  nodes=""
+  for h in "${emulated[@]}"; do
+    nodes+="NodeName=${h} NodeAddr=$(getent hosts "$h" | awk '{print $1}') CPUs=${cpus} State=UNKNOWN"$'\n'
+  done
+  partition_nodes=$(IFS=,; echo "${emulated[*]}")
+fi
 cat > "$dir/slurm.conf" <<CONF
 ClusterName=jackdawtest
-SlurmctldHost=${host}(127.0.0.1)
+SlurmctldHost=${host}(${ctld_addr})
 SlurmctldPort=${port_base}
 SlurmdPort=$((port_base + 1))
 AuthType=auth/munge
@@ -60,11 +79,11 @@ AuthInfo=socket=${dir}/munge/munge.socket
 SlurmUser=root
 SlurmdUser=root
 StateSaveLocation=${dir}/state
-SlurmdSpoolDir=${dir}/spool
+SlurmdSpoolDir=${dir}/spool/%n
 SlurmctldPidFile=${dir}/slurmctld.pid
-SlurmdPidFile=${dir}/slurmd.pid
+SlurmdPidFile=${dir}/slurmd.%n.pid
 SlurmctldLogFile=${dir}/log/slurmctld.log
-SlurmdLogFile=${dir}/log/slurmd.log
+SlurmdLogFile=${dir}/log/slurmd.%n.log
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 SelectType=select/cons_tres
@@ -79,15 +98,20 @@ JobCompType=jobcomp/filetxt
 JobCompLoc=${dir}/log/jobcomp.txt
 MailProg=/bin/true
 KillWait=5
-NodeName=${host} NodeAddr=127.0.0.1 CPUs=${cpus} State=UNKNOWN
-PartitionName=debug Nodes=${host} Default=YES MaxTime=60 State=UP OverSubscribe=NO
+${nodes}
+PartitionName=debug Nodes=${partition_nodes} Default=YES MaxTime=60 State=UP OverSubscribe=NO
 CONF
 export SLURM_CONF="$dir/slurm.conf"
 slurmctld -f "$SLURM_CONF" -i
-slurmd -f "$SLURM_CONF"
-for _ in $(seq 100); do
-  state=$(sinfo -h -o %T 2>/dev/null || true)
-  [ "$state" = idle ] && { echo "SLURM_CONF=$SLURM_CONF"; exit 0; }
+if ((${#emulated[@]})); then
+  # Each slurmd inside its host: it finds its NodeName by the host's hostname.
+  for h in "${emulated[@]}"; do "$AGENT" "$h" "SLURM_CONF=$SLURM_CONF slurmd -f $SLURM_CONF"; done
+else
+  slurmd -f "$SLURM_CONF"
+fi
+for _ in $(seq 150); do
+  state=$(sinfo -h -o %T 2>/dev/null | sort -u | tr '\n' ' ' || true)
+  [ "$state" = "idle " ] && { echo "SLURM_CONF=$SLURM_CONF"; exit 0; }
   sleep 0.2
 done
 echo "cluster.sh: node did not become idle (state '${state:-?}'); logs in $dir/log" >&2
