@@ -55,7 +55,7 @@ for ranks in 2 3; do
   res=$(timeout 60 "${mpi[@]}" -n "$ranks" "$app" --skeleton budget --threads 1 -b 50 --stall-ms 3000 --watchdog 1 \
         --board "$board" --kind count 2>&1); rc=$?
   if [ $rc -ne 0 ] || ! grep -qx "nodes: 2097151" <<<"$res"; then
-    echo "FAIL: long node on $ranks ranks, exit $rc"; tail -5 <<<"$res"; fails=$((fails + 1))
+    echo "FAIL: long node on $ranks ranks, exit $rc"; grep -m3 "watchdog\|error" <<<"$res"; tail -5 <<<"$res"; fails=$((fails + 1))
   else
     echo "ok   3 s node expansion on $ranks ranks with --watchdog 1: no alarm, nodes: 2097151"
   fi

@@ -303,9 +303,18 @@ slurm)
       { ended=$((SECONDS - t0)); break; }
     sleep 0.5
   done
+  # The batch script ends with srun's failure; Slurm keeps the job COMPLETING until the lost node
+  # answers again or is marked down.
+  line=""
+  while [ -n "$ended" ] && [ $((SECONDS - t0)) -lt 60 ]; do
+    line=$(scontrol -o show job "$id" 2>/dev/null | grep -o 'JobState=[A-Z_]* \|ExitCode=[0-9:]*' | tr -d '\n')
+    grep -q "ExitCode=1:" <<<"$line" && break
+    sleep 0.5
+  done
   "$here/cluster.sh" link "$cluster" "${HOST[1]}" up
-  if [ -n "$ended" ]; then ok "node cut off under srun: rank named, the reachable node's rank gone ${ended} s after the cut ($(grep -om1 'rank [0-9]*: watchdog: [^;]*' "$out/stderr"))"
-  else bad "node cut off under srun: no watchdog end within 40 s"; tail -5 "$out/stderr"; fi
+  if [ -z "$ended" ]; then bad "node cut off under srun: no watchdog end within 40 s"; tail -5 "$out/stderr"
+  elif ! grep -q "ExitCode=1:" <<<"$line"; then bad "node cut off under srun: the job did not end with exit 1 ($line)"
+  else ok "node cut off under srun: rank named, the reachable node's rank gone ${ended} s after the cut, job $line ($(grep -om1 'rank [0-9]*: watchdog: [^;(]*' "$out/stderr"))"; fi
   scancel "$id" 2>/dev/null
   ;;
 *) echo "unknown part $part"; exit 2 ;;

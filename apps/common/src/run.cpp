@@ -31,6 +31,8 @@ void checkSetupAcrossRanks(AppContext& ctx) {
 void agreeOnSetUpSignal(AppContext& ctx) {
   if (ctx.size < 2 || !ctx.signals) return;
   if (comm::anyRank(ctx.world, ctx.signals->signalledAtSetUp())) throw InterruptedAtSetUp();
+  if (ctx.test && ctx.test->startPauseRank == ctx.rank)
+    std::this_thread::sleep_for(std::chrono::duration<double>(TestHooks::kStartPauseSeconds));
 }
 
 skeletons::Settings skeletonSettings(AppContext& ctx, std::vector<WorkerReport>* reports,

@@ -13,11 +13,18 @@ namespace jackdaw::app {
 struct TestHooks {
   int failRank = -1;         // --test-fail-rank R: rank R fails as if it could not read its input
   double setUpPause = 0;     // --test-setup-pause S: every rank waits S seconds at the end of set-up
+  // --test-start-pause-rank R: rank R waits kStartPauseSeconds after the ranks' last set-up
+  // collective, before its search starts (the moment a signal finds some ranks searching and
+  // this one still setting up).
+  int startPauseRank = -1;
+  static constexpr double kStartPauseSeconds = 3.0;
   // --test-late-stop-rank R: with --checkpoint, rank R is interrupted just after the ranks agreed the
   // search had ended (distributed::TestHooks::stopAfterAgreementRank).
   distributed::TestHooks launch;
 
-  bool any() const { return failRank >= 0 || setUpPause > 0 || launch.stopAfterAgreementRank >= 0; }
+  bool any() const {
+    return failRank >= 0 || setUpPause > 0 || startPauseRank >= 0 || launch.stopAfterAgreementRank >= 0;
+  }
 };
 
 // The hidden flags (no help group: --help does not list them).
@@ -26,6 +33,9 @@ inline void addTestHookOptions(CLI::App& app, TestHooks& t) {
       ->group("");
   app.add_option("--test-setup-pause", t.setUpPause,
                  "TEST ONLY: wait this many seconds at the end of set-up (after --checkpoint's lock is taken)")
+      ->group("");
+  app.add_option("--test-start-pause-rank", t.startPauseRank,
+                 "TEST ONLY: this rank waits 3 s after the last set-up collective, before its search starts")
       ->group("");
   app.add_option("--test-late-stop-rank", t.launch.stopAfterAgreementRank,
                  "TEST ONLY: with --checkpoint, interrupt this rank just after the ranks agreed the search ended")

@@ -1,0 +1,260 @@
+#!/usr/bin/python3
+"""Jackdaw across emulated hosts against one host (docs/running.md, "Across hosts").
+
+  bench/hosts/run.py [--build build] [--reps 3] [--out bench/results/hosts.md] [--skip-comm]
+
+Brings up two emulated hosts (tests/hosts/cluster.sh: network namespaces talking TCP over a
+private bridge; root only) and measures, on this machine's two cores:
+
+1. the network: MPI ping-pong between the hosts and between two ranks on one host (bench/hosts/
+   pingpong), the latency and bandwidth that jackdaw-sim's platform takes;
+2. the comm layer (bench/comm/comm_bench): board publish and reads, steal round trip and bound
+   propagation, on one host (shared memory), between the hosts on Open MPI's defaults (the board
+   on messages) and with --mca osc ucx (a window over TCP);
+3. searches with 2 ranks x 1 worker: one host x 2 ranks against two hosts x 1 rank (the same two
+   cores), on Open MPI's defaults and with osc/ucx, and two hosts under a 10 Mbit/s limit
+   (tc tbf). Alternated per repetition; medians of wall time with the spread, nodes and steals;
+4. jackdaw-sim's prediction of those searches: each recorded once (--trace, one worker), then
+   simulated REPS times on one host x 2 cores and on two hosts of one core each, linked by the
+   latency and bandwidth measured in 1 (a message between hosts crosses two links: each link gets
+   half the one-way time).
+
+Writes OUT (markdown) and OUT with .json.
+"""
+import argparse
+import json
+import os
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CLUSTER = os.path.join(ROOT, "tests", "hosts", "cluster.sh")
+INST = os.path.join(ROOT, "instances")
+
+SEARCHES = {
+    "NS g34 budget": ("ns", ["-g", "34", "--skeleton", "budget"], r"^total: (\d+)$"),
+    "UTS T1L budget": ("uts", ["--tree", "T1L", "--skeleton", "budget"], r"^tree nodes: (\d+)$"),
+    "UTS T3L budget": ("uts", ["--tree", "T3L", "--skeleton", "budget"], r"^tree nodes: (\d+)$"),
+    "MaxClique brock400_4 depth_bounded": ("maxclique", [os.path.join(INST, "dimacs", "brock400_4.clq"),
+                                                         "--skeleton", "depth_bounded"], r"^omega = (\d+)$"),
+}
+# name: (hosts, extra mpirun flags, bandwidth limit)
+LAYOUTS = {
+    "1 host x 2 ranks": (1, [], None),
+    "2 hosts, Open MPI defaults (board on messages)": (2, [], None),
+    "2 hosts, --mca osc ucx (window over TCP)": (2, ["--mca", "osc", "ucx"], None),
+    "2 hosts, defaults, 10 Mbit/s": (2, [], "10mbit"),
+}
+
+
+def sh(cmd, **kw):
+    return subprocess.run(cmd, text=True, capture_output=True, **kw)
+
+
+class Hosts:
+    def __init__(self, work):
+        self.dir = os.path.join(work, "cluster")
+        r = sh([CLUSTER, "start", self.dir, "2"])
+        if r.returncode != 0:
+            sys.exit(f"cannot start the emulated hosts: {r.stderr}")
+        env = {}
+        with open(os.path.join(self.dir, "hosts.env")) as f:
+            for line in f:
+                k, _, v = line.strip().partition("=")
+                env[k] = v.strip('"')
+        self.hosts = env["HOSTS"].split(",")
+        self.args = shlex.split(env["MPIRUN_HOSTS_ARGS"])
+
+    def mpirun(self, nhosts, extra, cmd, env=None, timeout=600):
+        hosts = f"{self.hosts[0]}:2" if nhosts == 1 else ",".join(self.hosts[:2])
+        full = ["mpirun", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none", *self.args, "--host", hosts,
+                "-n", "2", *extra]
+        if env:
+            for k in env:
+                full += ["-x", k]
+        full += cmd
+        t0 = time.monotonic()
+        r = sh(full, timeout=timeout, env={**os.environ, **(env or {})})
+        return r, time.monotonic() - t0
+
+    def limit(self, rate):
+        for h in self.hosts:
+            sh([CLUSTER, "limit", self.dir, h, rate or "none"])
+
+    def stop(self):
+        sh([CLUSTER, "stop", self.dir])
+
+
+def pingpong(hosts, build):
+    out = {}
+    for name, nhosts, extra in (("one host (shared memory)", 1, []), ("two hosts (TCP)", 2, [])):
+        r, _ = hosts.mpirun(nhosts, extra, [os.path.join(build, "bench", "hosts", "pingpong")])
+        rows = [tuple(float(x) for x in line.split()) for line in r.stdout.splitlines() if line.strip()]
+        out[name] = rows
+    return out
+
+
+def comm_bench(hosts, build):
+    out = {}
+    exe = os.path.join(build, "bench", "comm", "comm_bench")
+    for name, nhosts, extra in (("one host", 1, []), ("two hosts, defaults (messages)", 2, []),
+                                ("two hosts, osc ucx", 2, ["--mca", "osc", "ucx"])):
+        r, _ = hosts.mpirun(nhosts, extra, [exe], timeout=300)
+        out[name] = [line for line in r.stdout.splitlines() if line.startswith("| ") and "measurement" not in line]
+        if r.returncode != 0:
+            out[name].append(f"| (exit {r.returncode}) | | | {r.stderr[-200:]!r} |")
+    return out
+
+
+def searches(hosts, build, reps, work):
+    runs = []
+    for rep in range(reps):
+        for sname, (app, args, pattern) in SEARCHES.items():
+            names = list(LAYOUTS)
+            order = names if rep % 2 == 0 else names[::-1]  # alternate the layouts' order
+            for lname in order:
+                nhosts, extra, rate = LAYOUTS[lname]
+                hosts.limit(rate)
+                stats = os.path.join(work, "stats.json")
+                cmd = [os.path.join(build, "apps", app, app), *args, "--threads", "1", "--stats", stats]
+                r, wall = hosts.mpirun(nhosts, extra, cmd)
+                hosts.limit(None)
+                m = re.search(pattern, r.stdout, re.M)
+                row = {"search": sname, "layout": lname, "rep": rep, "rc": r.returncode, "wall": wall,
+                       "answer": m.group(1) if m else None}
+                try:
+                    d = json.load(open(stats))
+                    row["search_seconds"] = d.get("seconds")
+                    row["nodes"] = d.get("stats", {}).get("nodes")
+                    dist = d.get("distributed", {})
+                    row["steals"] = dist.get("totals", {}).get("steals_granted")
+                    row["transport"] = dist.get("board", {}).get("transport")
+                except (OSError, ValueError):
+                    pass
+                runs.append(row)
+                print(json.dumps(row), flush=True)
+    return runs
+
+
+def simulate(build, sim, reps, work, net):
+    """Records each search once, then simulates both layouts; returns rows of predictions."""
+    lat_us, gbps = net
+    rows = []
+    for sname, (app, args, _) in SEARCHES.items():
+        trace = os.path.join(work, re.sub(r"\W+", "_", sname) + ".jdtrace")
+        r = sh([os.path.join(build, "apps", app, app), *args, "--threads", "1", "--trace", trace], timeout=1800)
+        if r.returncode != 0:
+            rows.append({"search": sname, "error": r.stderr[-300:]})
+            continue
+        layouts = {"1 host x 2 ranks": ["--platform", "local", "--ranks", "2", "--workers", "1"],
+                   "2 hosts, Open MPI defaults (board on messages)":
+                       ["--platform", "local", "--hosts", "2", "--cores", "1", "--ranks", "2", "--workers", "1",
+                        "--latency-us", f"{lat_us / 2:.3f}", "--gbps", f"{gbps:.4f}"]}
+        for lname, flags in layouts.items():
+            secs = []
+            for seed in range(1, reps + 1):
+                out = os.path.join(work, "sim.json")
+                p = sh([sim, trace, *flags, "--seed", str(seed), "--out", out], timeout=3600)
+                if p.returncode == 0:
+                    secs.append(json.load(open(out))["seconds"])
+            rows.append({"search": sname, "layout": lname, "sim_seconds": secs, "flags": flags})
+            print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
+def table(runs):
+    lines = ["| search | layout | board | median search s | spread (min-max) | nodes (median) | granted steals (median) | answers |",
+             "|---|---|---|---|---|---|---|---|"]
+    base = {}
+    for sname in SEARCHES:
+        for lname in LAYOUTS:
+            rs = [r for r in runs if r["search"] == sname and r["layout"] == lname and r["rc"] == 0]
+            if not rs:
+                lines.append(f"| {sname} | {lname} | | failed | | | | |")
+                continue
+            t = [r.get("search_seconds") or r["wall"] for r in rs]
+            med = statistics.median(t)
+            if lname == "1 host x 2 ranks":
+                base[sname] = med
+            ratio = f" ({med / base[sname]:.2f}x)" if sname in base and lname != "1 host x 2 ranks" else ""
+            answers = sorted({r["answer"] for r in rs})
+            lines.append(f"| {sname} | {lname} | {rs[0].get('transport')} | {med:.3f}{ratio} | {min(t):.3f}-{max(t):.3f} | "
+                         f"{statistics.median([r.get('nodes') or 0 for r in rs]):.0f} | "
+                         f"{statistics.median([r.get('steals') or 0 for r in rs]):.0f} | {', '.join(map(str, answers))} |")
+    return lines
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results", "hosts.md"))
+    ap.add_argument("--skip-comm", action="store_true")
+    ap.add_argument("--skip-sim", action="store_true")
+    a = ap.parse_args()
+    build = os.path.abspath(a.build)
+    work = os.path.join(build, "bench-hosts")
+    os.makedirs(work, exist_ok=True)
+    hosts = Hosts(work)
+    result = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+              "cpu": sh(["sh", "-c", "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"]).stdout.strip(),
+              "cores": os.cpu_count(), "load_before": open("/proc/loadavg").read().split()[:3]}
+    try:
+        result["pingpong"] = pingpong(hosts, build)
+        if not a.skip_comm:
+            result["comm_bench"] = comm_bench(hosts, build)
+        result["runs"] = searches(hosts, build, a.reps, work)
+    finally:
+        hosts.stop()
+    two = {int(r[0]): r for r in result["pingpong"].get("two hosts (TCP)", [])}
+    if not a.skip_sim and 8 in two and (8 << 20) in two:
+        result["network"] = {"one_way_8B_us": two[8][1], "gbps_8MiB": two[8 << 20][2]}
+        result["sim"] = simulate(build, os.path.join(build, "sim", "jackdaw-sim"), a.reps, work,
+                                 (two[8][1], two[8 << 20][2]))
+    result["load_after"] = open("/proc/loadavg").read().split()[:3]
+    with open(os.path.splitext(a.out)[0] + ".json", "w") as f:
+        json.dump(result, f, indent=1)
+    md = [f"# Across hosts: measured runs", "",
+          f"`bench/hosts/run.py --reps {a.reps}` on {result['date']}: {result['cores']} cores, {result['cpu']}, "
+          f"load before {' '.join(result['load_before'])}, after {' '.join(result['load_after'])}.", "",
+          "## Network (bench/hosts/pingpong: one-way time, median of 9 batches)", "",
+          "| path | 8 B µs | 64 KiB µs | 1 MiB µs | 8 MiB Gb/s |", "|---|---|---|---|---|"]
+    for name, rows in result["pingpong"].items():
+        by = {int(r[0]): r for r in rows}
+        if by:
+            md.append(f"| {name} | {by[8][1]:.1f} | {by[65536][1]:.1f} | {by[1 << 20][1]:.1f} | {by[8 << 20][2]:.2f} |")
+    if "comm_bench" in result:
+        md += ["", "## Comm layer (bench/comm/comm_bench, 2 ranks)", ""]
+        for name, rows in result["comm_bench"].items():
+            md += [f"### {name}", "", "| measurement | value | unit | note |", "|---|---|---|---|", *rows, ""]
+    md += ["## Searches, 2 ranks x 1 worker", "",
+           "Search time as the app reports it (`--stats` seconds), median of the repetitions; the ratio is to "
+           "one host x 2 ranks in the same run.", "", *table(result["runs"])]
+    if result.get("sim"):
+        net = result["network"]
+        md += ["", "## jackdaw-sim's prediction", "",
+               f"Each search recorded once (`--trace`, one worker), simulated {a.reps} times (seeds 1..{a.reps}); two "
+               f"hosts of one core each, each link {net['one_way_8B_us'] / 2:.1f} µs and {net['gbps_8MiB']:.2f} Gb/s "
+               "(half the measured one-way MPI time between the hosts, and the measured bandwidth).", "",
+               "| search | layout | real median s | simulated median s | error |", "|---|---|---|---|---|"]
+        for row in result["sim"]:
+            if "error" in row:
+                md.append(f"| {row['search']} | | | recording failed | |")
+                continue
+            real = [r.get("search_seconds") for r in result["runs"]
+                    if r["search"] == row["search"] and r["layout"] == row["layout"] and r["rc"] == 0]
+            if not real or not row["sim_seconds"]:
+                continue
+            rm, sm = statistics.median(real), statistics.median(row["sim_seconds"])
+            md.append(f"| {row['search']} | {row['layout']} | {rm:.3f} | {sm:.3f} | {100 * (sm - rm) / rm:+.1f} % |")
+    with open(a.out, "w") as f:
+        f.write("\n".join(md) + "\n")
+    print(f"wrote {a.out}")
+
+
+if __name__ == "__main__":
+    main()
