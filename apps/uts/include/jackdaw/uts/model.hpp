@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "jackdaw/core/stats.hpp"
 #include "jackdaw/uts/rng.hpp"
 
 namespace jackdaw::uts {
@@ -127,6 +128,11 @@ struct Model {
     int i = 0;
     Node next() { return makeNode(space, childState(parent.state, i++), parent.height + 1); }
   };
+  // A saved task (a checkpoint; core/model.hpp, ChecksNodes): at the depth of its height, with the
+  // child count its state gives. (The state itself, a SHA-1, cannot be traced back to the root.)
+  static bool valid(const Space& t, const Node& n, int depth) {
+    return n.height >= 0 && (depth < 0 || depth == n.height) && n.numChildren == numChildrenOf(t, n.state, n.height);
+  }
 };
 
 // Enumerator: nodes, leaves and the deepest height (a monoid, so parallel skeletons can combine).
@@ -142,6 +148,8 @@ struct Counts {
     leaves += o.leaves;
     maxDepth = std::max(maxDepth, o.maxDepth);
   }
+  // Every node visited is counted (core/model.hpp, ChecksCounts).
+  bool consistentWith(const SearchStats& s) const { return nodes == s.nodes && leaves <= nodes && maxDepth <= s.maxDepth; }
   const Counts& get() const { return *this; }
 };
 
