@@ -12,17 +12,17 @@ The record (distributed/saved_work.hpp, comm/wire.hpp): magic u32, the share (ns
 stop reason), the task count u64, then each task: the node's raw bytes (ns::Node<128>: 320), depth
 i32, priority u64. Answers: semigroups by genus, OEIS A007323 (instances/ns/genus_counts.tsv).
 """
-import argparse
 import collections
 import hashlib
 import json
 import os
 import random
-import re
 import shutil
 import struct
 import subprocess
 import sys
+
+import mutation_args
 
 GENUS = 30
 NODE = 320  # sizeof(jackdaw::ns::Node<128>), the node size for genus <= 42
@@ -64,13 +64,7 @@ def snapshot(run, base):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("src")
-    ap.add_argument("build")
-    ap.add_argument("work")
-    ap.add_argument("--mutations", type=int, default=60)
-    ap.add_argument("--seed", type=int, default=50)
-    a = ap.parse_args()
+    a = mutation_args.parse(mutations=60, seed=50)
     counts = {}
     with open(os.path.join(a.src, "instances/ns/genus_counts.tsv")) as f:
         for line in f:
