@@ -10,9 +10,9 @@
 // A lock file that nobody holds was left by a job that is gone, and is taken over with a warning
 // when the lock names this machine (the same boot_id, i.e. the same running kernel, or the same
 // host name for a lock without one). A lock file written on another machine is refused even when
-// no lock is held on it from here: on some shared file systems (Lustre mounted with -o localflock)
-// flock(2) is seen only on the machine that took it. On NFS, Linux turns flock into byte-range
-// locks the server holds for every client, which is what a second host would need.
+// no lock is held on it from here: on some shared file systems (Lustre mounted with -o localflock,
+// NFS with local_lock=flock) flock(2) is seen only on the machine that took it. Otherwise on NFS,
+// Linux emulates flock with byte-range locks the server holds for every client.
 //
 // The file is opened without following a link (O_NOFOLLOW) and must be a regular file of this
 // user's: a link or another user's file planted in a shared folder is refused, never written.
