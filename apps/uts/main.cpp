@@ -1,7 +1,10 @@
 // uts: count the nodes, leaves and depth of an Unbalanced Tree Search tree.
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "jackdaw/app/finish.hpp"
 #include "jackdaw/app/main.hpp"
@@ -60,10 +63,18 @@ int main(int argc, char** argv) {
     if (u.q) t->q = *u.q;
     if (u.m) t->m = *u.m;
     if (u.f) t->shiftDepth = *u.f;
-    uts::checkCountable(*t);  // a tree of infinite expected size would grow until memory runs out
+    // A tree that cannot end is refused; one of infinite expected size that may end is counted,
+    // stopped by the depth limit if it does not.
+    const std::string warning = uts::checkCountable(*t);
+    uts::Tree tree(*t);
+    const int workers = ctx.opts.skeleton == "seq" ? 1 : ctx.opts.threads > 0 ? ctx.opts.threads
+                                                                             : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const std::uint64_t levels = ctx.opts.memoryLimit / (uts::kBytesPerLevel * static_cast<std::uint64_t>(workers));
+    tree.maxHeight = static_cast<int>(std::clamp<std::uint64_t>(levels, 1, std::numeric_limits<int>::max()));
+    if (!warning.empty() && ctx.rank == 0)
+      ctx.log->warn("{} (it stops at a depth of {} levels, which --memory-limit allows)", warning, tree.maxHeight);
 
     SearchParams<long long> params;
-    const uts::Tree tree(*t);
     auto r = app::runSearch<uts::Model, Enumeration<uts::Counts>>(ctx, tree, uts::makeRoot(tree), params);
     const auto& c = r.enumerator.get();
     app::Answer a;

@@ -8,13 +8,14 @@ touched only an informational field) must give the right answer.
 
 The base checkpoint: 14 queens (365,596 solutions, OEIS A000170) on 2 ranks, saved every 0.1 s.
 """
-import argparse
 import os
 import random
 import re
 import shutil
 import subprocess
 import sys
+
+import mutation_args
 
 ANSWER = "solutions: 365596"
 
@@ -31,13 +32,7 @@ def nqueens(build, extra, ranks=1, n=14, timeout=60):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("src")
-    ap.add_argument("build")
-    ap.add_argument("work")
-    ap.add_argument("--mutations", type=int, default=300)
-    ap.add_argument("--seed", type=int, default=2026)
-    a = ap.parse_args()
+    a = mutation_args.parse(mutations=300, seed=2026)
     work = os.path.abspath(a.work)
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)

@@ -9,16 +9,21 @@ CASE:
                  message, every rank), and left as it was; the same search may resume and save
                  there; --checkpoint-overwrite lets the other search replace it
   lock           DIR/lock keeps a second job out of a folder in use (exit 2 naming host and PID);
-                 a stale lock (its process gone) is taken over with a warning; a lock from another
-                 host is refused; the lock is gone after every exit (whole, interrupted, failed,
+                 a stale lock (no process holds it) is taken over with a warning; a lock from another
+                 host or another boot is refused; the lock is gone after every exit (whole, interrupted, failed,
                  interrupted during set-up), and a lock naming a zombie process counts as stale
   path_identity  --resume accepts the instance under another path (./g.clq, g.clq, /abs/g.clq,
                  a copy) when its SHA-1 matches, and refuses a file with other contents
   bnb_legs       branch and bound on one worker (a deterministic order): a run cut into
                  checkpoint legs, and a new process resuming its last set, visit exactly the
                  nodes of an uninterrupted run; the incumbent never weakens from leg to leg
+  shared_folder  (issue 50) a sticky world-writable folder where another user planted links and
+                 files: nothing is written through them; a loose (not sticky) one is refused
+  pid_namespaces (issue 50) two jobs in separate PID namespaces, both process 1: the second is
+                 refused while the first runs; a lock nobody holds is taken over
+  oversized_record (issue 50) a 1 GiB record is refused by --memory-limit before it is read
 
-Answers: 16 queens 14,772,512 and 14 queens 365,596 (OEIS A000170); numerical semigroups by genus
+Answers: 16 queens 14,772,512, 14 queens 365,596 and 12 queens 14,200 (OEIS A000170); numerical semigroups by genus
 (OEIS A007323, instances/ns/genus_counts.tsv); omega of the DIMACS graphs (instances/dimacs/ANSWERS.tsv).
 """
 import hashlib
@@ -118,6 +123,26 @@ def started_search(p, d, timeout=30):
     return False
 
 
+def lock_held(path, timeout=60):
+    """Waits until some process holds flock(2) on the file at path (listed in /proc/locks)."""
+    end = time.time() + timeout
+    while time.time() < end:
+        try:
+            ino = os.stat(path).st_ino
+            with open("/proc/locks") as f:
+                if any(l.split()[1] == "FLOCK" and l.split()[5].endswith(f":{ino}") for l in f if len(l.split()) > 5):
+                    return True
+        except (OSError, IndexError):
+            pass
+        time.sleep(0.05)
+    return False
+
+
+def boot_id():
+    with open("/proc/sys/kernel/random/boot_id") as f:
+        return f.read().strip()
+
+
 def case_other_search(build, work):
     nq, ns = app(build, "nqueens"), app(build, "ns")
     ck = os.path.join(work, "ck")
@@ -176,8 +201,9 @@ def case_lock(build, work):
         return
     with open(os.path.join(ck, "lock")) as f:
         lock = json.load(f)
-    check(lock.get("host") == host and lock.get("pid") == first.pid, f"ck/lock names this host and the job's PID: {lock}")
-    pat = rf"folder .* is in use by another job \(host {re.escape(host)}, process {first.pid}, nqueens, since .*remove '.*lock'"
+    check(lock.get("host") == host and lock.get("pid") == first.pid and lock.get("boot_id") == boot_id(),
+          f"ck/lock names this host, its boot and the job's PID: {lock}")
+    pat = rf"folder .* is in use by another job \(host {re.escape(host)}, process {first.pid}, nqueens, since .*lock file '.*lock', held\)"
     rc, out, err = run(job, timeout=60)
     refused("a second job in the same folder", rc, out, err, pat)
     rc, out, err = run(job + ["--checkpoint-overwrite"], timeout=60)
@@ -222,11 +248,24 @@ def case_lock(build, work):
         else:
             os.killpg(p.pid, signal.SIGKILL)
             print(p.communicate())
+    # A container on this machine with its own host name: the same kernel (boot_id), so the kernel's
+    # lock says its job is gone. Taken over.
+    with open(os.path.join(ck, "lock"), "w") as f:
+        json.dump({"host": "container-7", "boot_id": boot_id(), "pid": 1, "app": "nqueens", "since": "earlier"}, f)
+    rc, out, err = interrupt(start(resume), 1.0)
+    check(rc == 3 and re.search(r"took over the stale lock .*host container-7, process 1", err) and "CHECKPOINT: saved" in out,
+          f"a lock of another host name on this kernel (its boot_id), not held, is taken over (exit {rc})", out + err)
+    # This host's name on another kernel (another machine of the same name, or before a reboot): refused.
+    with open(os.path.join(ck, "lock"), "w") as f:
+        json.dump({"host": host, "boot_id": "00000000-0000-0000-0000-000000000000", "pid": 4242}, f)
+    rc, out, err = run(resume, timeout=60)
+    refused("a lock of this host name from another boot", rc, out, err, r"in use by another job \(host .*, process 4242.*another machine")
+    os.remove(os.path.join(ck, "lock"))
     # Another host: its process cannot be checked from here.
     with open(os.path.join(ck, "lock"), "w") as f:
         json.dump({"host": "elsewhere.invalid", "pid": 4242}, f)
     rc, out, err = run(resume, timeout=60)
-    refused("a lock from another host", rc, out, err, r"in use by another job \(host elsewhere\.invalid, process 4242.*no longer running.*remove")
+    refused("a lock from another host", rc, out, err, r"in use by another job \(host elsewhere\.invalid, process 4242.*another machine.*no longer running.*remove")
     check(os.path.exists(os.path.join(ck, "lock")), "another job's lock is left in place")
     with open(os.path.join(ck, "lock"), "w") as f:
         f.write("\x00garbage")
@@ -347,6 +386,160 @@ def case_bnb_legs(build, work):
     check(tested > 0, f"{tested} resume(s) from a set holding an incumbent and work left (the case that can fail)")
 
 
+OTHER_UID = 65534  # "nobody": files given away by root stand for another user's
+
+
+def case_shared_folder(build, work):
+    """Issue 50 item 1: a shared (sticky, world-writable) checkpoint folder where another user plants
+    links and files; the victim's run never writes through them."""
+    nq = app(build, "nqueens")
+    host = socket.gethostname()
+    victim = os.path.join(work, "victim.txt")
+    with open(victim, "w") as f:
+        f.write("mine\n")
+    ck = os.path.join(work, "shared")
+    os.makedirs(ck)
+    os.chmod(ck, 0o1777)
+    job = [nq, "-n", "12", "--skeleton", "budget", "--threads", "1", "--checkpoint", ck, "--checkpoint-every", "0.001"]
+
+    def unchanged(what):
+        with open(victim) as f:
+            check(f.read() == "mine\n", f"{what}: the victim's file is unchanged")
+
+    def plant_link(name):
+        path = os.path.join(ck, name)
+        os.symlink(victim, path)
+        if os.getuid() == 0:
+            os.lchown(path, OTHER_UID, OTHER_UID)
+        return path
+
+    # The attack of the issue: lock.<host>.<pid> links sprayed over the next PIDs.
+    probe = subprocess.Popen(["true"])
+    probe.wait()
+    for pid in range(probe.pid, probe.pid + 400):
+        plant_link(f"lock.{host}.{pid}")
+    rc, out, err = run(job, timeout=60)
+    check(rc == 0 and "solutions: 14200" in out and os.path.islink(os.path.join(ck, "current")),
+          f"a run beside 400 planted lock.<host>.<pid> links saves its sets: exit {rc}", out + err)
+    unchanged("sprayed lock links")
+    # DIR/lock itself planted as a link: refused, nothing written.
+    lock = plant_link("lock")
+    rc, out, err = run(job, timeout=60)
+    refused("DIR/lock planted as a link", rc, out, err, r"'.*/lock' is a symbolic link: refused")
+    unchanged("DIR/lock planted as a link")
+    os.remove(lock)
+    if os.getuid() == 0:
+        # Another user's lock file, and another user's current set: refused, left as they are.
+        with open(lock, "w") as f:
+            f.write('{"host": "x", "pid": 1}\n')
+        os.chown(lock, OTHER_UID, OTHER_UID)
+        rc, out, err = run(job, timeout=60)
+        refused("DIR/lock of another user", rc, out, err, r"'.*/lock' belongs to another user \(uid 65534\): refused")
+        os.remove(lock)
+        current = os.path.join(ck, "current")
+        os.lchown(current, OTHER_UID, OTHER_UID)
+        rc, out, err = run(job, timeout=60)
+        refused("DIR/current of another user", rc, out, err, r"current' belongs to another user \(uid 65534\)")
+        os.lchown(current, 0, 0)
+    # A folder anyone may write that is not sticky: anyone could replace its files. Refused.
+    loose = os.path.join(work, "loose")
+    os.makedirs(loose)
+    os.chmod(loose, 0o777)
+    rc, out, err = run([nq, "-n", "10", "--skeleton", "budget", "--checkpoint", loose], timeout=60)
+    refused("a world-writable folder without the sticky bit", rc, out, err, r"can be written by every user and is not sticky")
+    # The run's own files in the shared folder are its own, created new.
+    rc, out, err = run(job, timeout=60)
+    st = os.lstat(os.path.join(ck, "current"))
+    check(rc == 0 and "solutions: 14200" in out and st.st_uid == os.getuid(), f"the shared folder still serves its owner (exit {rc})", out + err)
+    unchanged("the whole case")
+
+
+def case_pid_namespaces(build, work):
+    """Issue 50 item 4: two jobs on one host in separate PID namespaces, both PID 1, share a folder."""
+    nq = app(build, "nqueens")
+    ns_ = ["unshare", "--pid", "--fork", "--mount-proc"]
+    if subprocess.run(ns_ + ["true"], capture_output=True).returncode != 0:
+        ns_ = ["unshare", "--user", "--map-root-user", "--pid", "--fork", "--mount-proc"]
+        if subprocess.run(ns_ + ["true"], capture_output=True).returncode != 0:
+            print("SKIP: no PID namespaces here (unshare --pid is not permitted)")
+            sys.exit(77)
+    ck = os.path.join(work, "ck")
+    job = ns_ + [nq, "-n", "17", "--skeleton", "budget", "--threads", "1", "--checkpoint", ck]
+    first = start(job)
+    if not check(started_search(first, ck), "the first job (PID namespace) holds ck/lock"):
+        os.killpg(first.pid, signal.SIGKILL)
+        print(first.communicate())
+        return
+    with open(os.path.join(ck, "lock")) as f:
+        lock = json.load(f)
+    check(lock.get("pid") == 1, f"its lock names process 1 (its own namespace): {lock}")
+    # Before: the second job, process 1 too, took the lock as its own stale one.
+    rc, out, err = run(job, timeout=60)
+    refused("a second job in its own PID namespace", rc, out, err, r"in use by another job \(host .*, process 1, nqueens.*held\)")
+    # unshare does not pass signals on: SIGUSR1 goes to the app, its child (process 1 inside).
+    def usr1_inside(p, after):
+        time.sleep(after)
+        with open(f"/proc/{p.pid}/task/{p.pid}/children") as f:
+            for child in f.read().split():
+                os.kill(int(child), signal.SIGUSR1)
+        return interrupt(p, 120)
+
+    rc, out, err = usr1_inside(first, 0)
+    check(rc == 3 and "CHECKPOINT: saved" in out, f"the first job keeps its folder and saves at its signal (exit {rc})", out + err)
+    # A job killed outright leaves its lock file, which no process holds: the next one (process 1
+    # again) takes it over, with a warning.
+    resume = ns_ + [nq, "-n", "17", "--skeleton", "budget", "--threads", "1", "--resume", ck, "--checkpoint", ck]
+    killed = start(resume)
+    if check(started_search(killed, ck), "a resumed job (PID namespace) holds ck/lock"):
+        os.killpg(killed.pid, signal.SIGKILL)
+        killed.communicate()
+    check(os.path.exists(os.path.join(ck, "lock")), "kill -9 left its lock file")
+    next_ = start(resume)
+    check(lock_held(os.path.join(ck, "lock")), "the next job holds the lock (flock, /proc/locks)")
+    rc, out, err = usr1_inside(next_, 1.0)
+    check(rc == 3 and re.search(r"took over the stale lock .*process 1, nqueens.*no process holds it", err) and "CHECKPOINT: saved" in out,
+          f"the next job (process 1 too) takes the lock nobody holds over, with a warning (exit {rc})", out + err)
+
+
+def case_oversized_record(build, work):
+    """Issue 50 item 6: a record's size is checked against the manifest, the file and --memory-limit
+    before it is read."""
+    import resource
+    nq = app(build, "nqueens")
+    ck = os.path.join(work, "ck")
+    rc, out, err = run([nq, "-n", "14", "--skeleton", "budget", "--threads", "1", "-b", "200", "--checkpoint", ck,
+                        "--checkpoint-every", "0.02"], timeout=120)
+    if not check(rc == 0 and "solutions: 365596" in out and os.path.islink(os.path.join(ck, "current")),
+                 f"nqueens 14 left a set (exit {rc})", out + err):
+        return
+    mpath = os.path.join(ck, "current", "manifest.json")
+    record = os.path.join(ck, "current", "rank-00000.bin")
+    with open(mpath) as f:
+        m = json.load(f)
+    resume = [nq, "-n", "14", "--skeleton", "budget", "--threads", "1", "--resume", ck, "--memory-limit", "256M"]
+    # 1 GiB, sparse, and the manifest agreeing: refused by --memory-limit before a byte is read.
+    os.truncate(record, 1 << 30)
+    m["files"][0]["bytes"] = 1 << 30
+    with open(mpath, "w") as f:
+        json.dump(m, f)
+    rc, out, err = run(resume, timeout=60)
+    refused("a 1 GiB record under --memory-limit 256M", rc, out, err,
+            r"rank-00000\.bin: 1073741824 bytes \(1\.0 GiB\): this rank's records would take more than the memory limit of 256\.0 MiB")
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # KiB, the largest child so far
+    check(peak < 200 * 1024, f"no process of this test grew past 200 MiB (peak {peak // 1024} MiB): the record was not read")
+    # The same file, the manifest saying otherwise: refused on the size alone.
+    m["files"][0]["bytes"] = 4096
+    with open(mpath, "w") as f:
+        json.dump(m, f)
+    rc, out, err = run(resume, timeout=60)
+    refused("a 1 GiB record the manifest says is 4096 bytes", rc, out, err, r"rank-00000\.bin: 1073741824 bytes, the manifest says 4096")
+    # A manifest padded past what any manifest needs (64 MiB): not read either.
+    with open(mpath, "r+b") as f:
+        f.truncate(65 << 20)
+    rc, out, err = run(resume, timeout=60)
+    refused("a 65 MiB manifest", rc, out, err, r"manifest\.json: holds 68157440 bytes .*not read")
+
+
 def main():
     global SRC
     case, SRC, build, work = sys.argv[1:5]
@@ -354,7 +547,8 @@ def main():
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     {"other_search": case_other_search, "lock": case_lock, "path_identity": case_path_identity,
-     "bnb_legs": case_bnb_legs}[case](build, work)
+     "bnb_legs": case_bnb_legs, "shared_folder": case_shared_folder, "pid_namespaces": case_pid_namespaces,
+     "oversized_record": case_oversized_record}[case](build, work)
     print(f"{failures} failure(s)")
     return 1 if failures else 0
 

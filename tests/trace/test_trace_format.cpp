@@ -1,6 +1,8 @@
 // trace/: write + read round trip, and read's one message for a file that is not a trace
 // (truncated, wrong magic bytes, garbage, a record that breaks the tree).
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <cstdio>
@@ -93,6 +95,26 @@ TEST(TraceFormat, RoundTrip) {
   EXPECT_EQ(back.totalCpuNs(), t.totalCpuNs());
   const auto kids = back.children();
   EXPECT_EQ(kids[0], (std::vector<std::uint64_t>{1, 2, 3}));
+}
+
+// Written into an open descriptor (the apps' temporary file) the bytes are the same as by path,
+// the descriptor stays open, and a descriptor that cannot take them is a TraceError.
+TEST(TraceFormat, WriteToDescriptor) {
+  const Trace t = sample(3000);
+  const std::string byPath = scratch("by_path.jdtrace"), byFd = scratch("by_fd.jdtrace");
+  jackdaw::trace::write(byPath, t);
+  const int fd = ::open(byFd.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  ASSERT_GE(fd, 0);
+  jackdaw::trace::write(fd, byFd, t);
+  EXPECT_EQ(::fcntl(fd, F_GETFD), 0) << "the caller's descriptor was closed";
+  ::close(fd);
+  EXPECT_EQ(slurp(byFd), slurp(byPath));
+  EXPECT_EQ(jackdaw::trace::read(byFd).tasks.size(), t.tasks.size());
+  const int full = ::open("/dev/full", O_WRONLY);
+  if (full >= 0) {
+    EXPECT_THROW(jackdaw::trace::write(full, "/dev/full", t), TraceError);
+    ::close(full);
+  }
 }
 
 // Branch and bound's levels: each tree, its map to the one above and its improvements come back

@@ -1,5 +1,6 @@
 #include "jackdaw/trace/trace.hpp"
 
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -231,10 +232,9 @@ void checkHeader(Input& in, const Trace& t) {
   if (const auto it = h.find("initial_bound"); it != h.end() && !it->is_number())
     in.fail("the header's \"initial_bound\" is " + it->dump().substr(0, 40) + ", not a number");
 }
-}  // namespace
 
-void write(const std::string& path, const Trace& t) {
-  Gz f(gzopen(path.c_str(), "wb6"));
+// Writes the trace into f, and closes it.
+void writeGz(Gz f, const std::string& path, const Trace& t) {
   if (!f) throw TraceError(path + ": cannot write this file");
   nlohmann::json h = t.header;
   if (t.levels.empty()) {
@@ -267,6 +267,18 @@ void write(const std::string& path, const Trace& t) {
   }
   flush();
   if (gzclose(f.release()) != Z_OK) throw TraceError(path + ": writing failed");
+}
+
+}  // namespace
+
+void write(const std::string& path, const Trace& t) { writeGz(Gz(gzopen(path.c_str(), "wb6")), path, t); }
+
+void write(int fd, const std::string& name, const Trace& t) {
+  const int mine = ::dup(fd);  // gzclose closes its own descriptor, the caller's stays open
+  if (mine < 0) throw TraceError(name + ": cannot write this file");
+  Gz f(gzdopen(mine, "wb6"));
+  if (!f) ::close(mine);
+  writeGz(std::move(f), name, t);
 }
 
 Trace read(const std::string& path, std::uint64_t memoryLimit) {

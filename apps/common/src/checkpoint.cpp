@@ -2,23 +2,18 @@
 
 #include <fcntl.h>
 #include <openssl/evp.h>
-#include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <chrono>
-#include <algorithm>
 #include <cstring>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
-#include <limits>
+#include <memory>
 #include <optional>
-#include <sstream>
 
 #include "jackdaw/app/report.hpp"
-#include "jackdaw/app/signals.hpp"
+#include "jackdaw/app/safe_file.hpp"
 #include "jackdaw/comm/collectives.hpp"
 #include "jackdaw/comm/failure.hpp"
 #include "jackdaw/core/errors.hpp"
@@ -33,48 +28,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kFormat = "jackdaw-checkpoint";
-
 std::string setName(std::uint64_t seq) {
   char b[32];
   std::snprintf(b, sizeof b, "set-%06llu", static_cast<unsigned long long>(seq));
   return b;
-}
-std::string rankFileName(int rank) {
-  char b[32];
-  std::snprintf(b, sizeof b, "rank-%05d.bin", rank);
-  return b;
-}
-
-std::optional<std::vector<std::byte>> readWhole(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return std::nullopt;
-  std::vector<std::byte> out(chars.size());
-  std::memcpy(out.data(), chars.data(), chars.size());
-  return out;
-}
-
-// Writes the whole file and fsyncs it; an error message, or nullopt.
-std::optional<std::string> writeDurably(const fs::path& p, std::span<const std::byte> bytes) {
-  const int fd = ::open(p.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return "cannot create '" + p.string() + "': " + std::strerror(errno);
-  const auto* at = reinterpret_cast<const char*>(bytes.data());
-  std::size_t left = bytes.size();
-  while (left > 0) {
-    const ssize_t n = ::write(fd, at, left);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const std::string why = std::strerror(errno);
-      ::close(fd);
-      return "cannot write '" + p.string() + "': " + why;
-    }
-    at += n;
-    left -= static_cast<std::size_t>(n);
-  }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) return "cannot flush '" + p.string() + "' to disk: " + std::strerror(errno);
-  return std::nullopt;
 }
 
 // A directory's entries (a new file, a renamed link) reach the disk only when it is fsync'd too.
@@ -138,42 +95,6 @@ std::optional<std::string> differenceOf(const nlohmann::json& here, const nlohma
   return std::nullopt;
 }
 
-std::optional<std::string> difference(const nlohmann::json& here, const nlohmann::json& there) {
-  try {
-    return differenceOf(here, there);
-  } catch (const nlohmann::json::exception&) {
-    return "the checkpoint's identity is malformed";
-  }
-}
-
-std::string hostName() {
-  char b[256] = {};
-  if (::gethostname(b, sizeof b - 1) != 0) return "unknown-host";
-  return b;
-}
-
-// A process on this host: alive unless kill(pid, 0) says there is no such process, or it is a
-// zombie (it has exited, and its parent has not reaped it yet: mpirun can return before the last
-// ranks it killed are reaped, and a job started at once must not take them for a live job).
-bool processAlive(long long pid) {
-  if (pid <= 0 || pid > std::numeric_limits<pid_t>::max()) return false;
-  if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) return false;
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string line;
-  if (!std::getline(stat, line)) return true;  // no /proc: kill(2)'s answer stands
-  // "PID (COMM) STATE ...": COMM may hold spaces and parentheses, the state follows the last ')'.
-  const auto close = line.rfind(')');
-  if (close == std::string::npos || close + 2 >= line.size()) return true;
-  const char state = line[close + 2];
-  return state != 'Z' && state != 'X';
-}
-
-std::optional<std::string> readText(const fs::path& p) {
-  const auto bytes = readWhole(p);
-  if (!bytes) return std::nullopt;
-  return std::string(reinterpret_cast<const char*>(bytes->data()), bytes->size());
-}
-
 // The identity of the set DIR/current names, or why it cannot be known (nullopt: no set).
 struct CurrentSet {
   std::optional<nlohmann::json> identity;
@@ -189,13 +110,14 @@ CurrentSet currentSet(const fs::path& d) {
   }
   const fs::path target = fs::read_symlink(link, ec);
   const fs::path mpath = d / target.filename() / "manifest.json";
-  const auto text = ec ? std::nullopt : readText(mpath);
-  if (!text) {
+  const ReadResult text = ec ? ReadResult{{}, "no set"} : readRegularFile(mpath, kManifestLimit, "any manifest");
+  if (!text.error.empty()) {
     out.unreadable = "'" + mpath.string() + "' cannot be read";
     return out;
   }
   try {
-    const auto m = nlohmann::json::parse(*text);
+    const auto m = nlohmann::json::parse(reinterpret_cast<const char*>(text.bytes.data()),
+                                         reinterpret_cast<const char*>(text.bytes.data()) + text.bytes.size());
     if (!m.is_object() || !m.contains("identity") || !m["identity"].is_object()) throw std::runtime_error("no identity");
     out.identity = m["identity"];
   } catch (const std::exception&) {
@@ -206,100 +128,37 @@ CurrentSet currentSet(const fs::path& d) {
 
 }  // namespace
 
-CheckpointLock::CheckpointLock(std::string path, std::string text) : path_(std::move(path)), text_(std::move(text)) {
-  removeAtSetUpExit(path_);  // a signal before the search ends the process at once, without this destructor
+std::string checkpointRankFile(int rank) {
+  char b[32];
+  std::snprintf(b, sizeof b, "rank-%05d.bin", rank);
+  return b;
 }
 
-CheckpointLock::~CheckpointLock() {
-  removeAtSetUpExit("");
-  // Only this process's lock: never one another job wrote after taking this one over.
-  if (!check()) ::unlink(path_.c_str());
-}
-
-std::optional<std::string> CheckpointLock::check() const {
-  const auto now = readText(path_);
-  if (!now) return "the lock file '" + path_ + "' is gone";
-  if (*now != text_) return "the lock file '" + path_ + "' now names another job: " + *now;
-  return std::nullopt;
+std::optional<std::string> identityDifference(const nlohmann::json& here, const nlohmann::json& there) {
+  try {
+    return differenceOf(here, there);
+  } catch (const nlohmann::json::exception&) {
+    return "the checkpoint's identity is malformed";
+  }
 }
 
 std::unique_ptr<CheckpointLock> claimCheckpointDir(const std::string& dir, const nlohmann::json& identity,
                                                    const std::string& app, bool overwrite, bool resumingIt,
                                                    ClaimNotes& notes) {
   const fs::path d(dir);
-  const fs::path lockPath = d / "lock";
-  const std::string host = hostName();
-  const long long pid = ::getpid();
-  const std::string text = nlohmann::json{{"host", host}, {"pid", pid}, {"app", app}, {"since", utcTimestamp()}}.dump() + "\n";
-  // The whole lock is written under a name of this process's own, then linked into place: link(2)
-  // fails if the lock exists, and a lock is never seen half written.
-  const fs::path mine = d / ("lock." + host + "." + std::to_string(pid));
-  if (const auto e = writeDurably(mine, std::as_bytes(std::span(text.data(), text.size()))))
-    throw InputError("--checkpoint: folder '" + dir + "' is not writable: " + *e);
-  std::unique_ptr<CheckpointLock> lock;
-  std::error_code ec;
-  for (int attempt = 0; attempt < 4 && !lock; ++attempt) {
-    if (::link(mine.c_str(), lockPath.c_str()) == 0) {
-      lock = std::make_unique<CheckpointLock>(lockPath.string(), text);
-      break;
-    }
-    if (errno != EEXIST) {
-      const std::string why = std::strerror(errno);
-      fs::remove(mine, ec);
-      throw InputError("--checkpoint: cannot create the lock file '" + lockPath.string() + "': " + why);
-    }
-    const auto held = readText(lockPath);
-    if (!held) continue;  // removed meanwhile: try again
-    std::string owner = "an unreadable lock file";
-    std::string ownerHost;
-    long long ownerPid = 0;
-    try {
-      const auto j = nlohmann::json::parse(*held);
-      ownerHost = j.at("host").get<std::string>();
-      ownerPid = j.at("pid").get<long long>();
-      owner = "host " + ownerHost + ", process " + std::to_string(ownerPid) +
-              (j.contains("app") && j["app"].is_string() ? ", " + j["app"].get<std::string>() : "") +
-              (j.contains("since") && j["since"].is_string() ? ", since " + j["since"].get<std::string>() : "");
-    } catch (const std::exception&) {
-    }
-    // This process claims once per run, so a lock naming its own PID was left by an earlier
-    // process that had the same PID (containers reuse them): stale too.
-    if (ownerHost != host || ownerPid <= 0 || (ownerPid != pid && processAlive(ownerPid))) {
-      fs::remove(mine, ec);
-      throw InputError("--checkpoint: folder '" + dir + "' is in use by another job (" + owner + "; lock file '" +
-                       lockPath.string() + "'). Two jobs cannot write one folder: choose another folder, or wait for that job to end. " +
-                       (ownerHost == host ? "If that process is not a Jackdaw job writing this folder"
-                                          : "If that job is no longer running (its host cannot be checked from here)") +
-                       ", remove '" + lockPath.string() + "' and run again");
-    }
-    // Stale: its process is gone. Move it aside under a name of our own (of two jobs doing this at
-    // once, only one rename finds it), make sure it is the stale one, then try to link ours again.
-    const fs::path aside = d / ("lock.stale." + host + "." + std::to_string(pid));
-    if (::rename(lockPath.c_str(), aside.c_str()) != 0) continue;
-    const auto moved = readText(aside);
-    if (moved && *moved != *held) {
-      // Another job's fresh lock went aside instead: put it back where it was.
-      if (::link(aside.c_str(), lockPath.c_str()) != 0) {
-        fs::remove(aside, ec);
-        fs::remove(mine, ec);
-        throw InputError("--checkpoint: folder '" + dir + "': another job is taking the lock at the same moment; run again");
-      }
-      fs::remove(aside, ec);
-      continue;
-    }
-    fs::remove(aside, ec);
-    notes.warnings.push_back("--checkpoint: took over the stale lock of '" + dir + "' (" + owner +
-                             ": that process is gone; a job that ended without removing its lock)");
-  }
-  fs::remove(mine, ec);
-  if (!lock) throw InputError("--checkpoint: could not take the lock file '" + lockPath.string() + "'; run again");
+  auto lock = takeCheckpointLock(dir, app, notes);
+  // A set another user left (or planted) in a shared folder is not this job's to replace.
+  struct stat st {};
+  if (::lstat((d / "current").c_str(), &st) == 0 && st.st_uid != ::geteuid())
+    throw InputError("--checkpoint: '" + (d / "current").string() + "' belongs to another user (uid " +
+                     std::to_string(st.st_uid) + "): this folder holds someone else's checkpoint; choose a folder of your own");
 
   // The folder's current set must be this search's, unless the user lets it go.
   const CurrentSet cur = currentSet(d);
   std::optional<std::string> other;
   if (!cur.unreadable.empty()) other = "holds a checkpoint that cannot be identified (" + cur.unreadable + ")";
   else if (cur.identity)
-    if (const auto why = difference(identity, *cur.identity)) other = "holds the checkpoint of another search (" + *why + ")";
+    if (const auto why = identityDifference(identity, *cur.identity)) other = "holds the checkpoint of another search (" + *why + ")";
   if (other) {
     if (!overwrite)
       throw InputError("--checkpoint: folder '" + dir + "' " + *other +
@@ -315,11 +174,8 @@ std::unique_ptr<CheckpointLock> claimCheckpointDir(const std::string& dir, const
   return lock;
 }
 
-std::string sha1Hex(std::span<const std::byte> bytes) {
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  if (EVP_Digest(bytes.data(), bytes.size(), md, &len, EVP_sha1(), nullptr) != 1)
-    throw std::runtime_error("SHA-1 failed (OpenSSL)");
+namespace {
+std::string hexOf(const unsigned char* md, unsigned int len) {
   static const char* hex = "0123456789abcdef";
   std::string out;
   for (unsigned int i = 0; i < len; ++i) {
@@ -329,7 +185,35 @@ std::string sha1Hex(std::span<const std::byte> bytes) {
   return out;
 }
 
-bool sameSearch(const nlohmann::json& here, const nlohmann::json& there) { return !difference(here, there); }
+// The SHA-1 of a file, read in pieces (an instance may be large), or nullopt if it cannot be read.
+std::optional<std::string> sha1OfFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> md(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+  if (!md || EVP_DigestInit_ex(md.get(), EVP_sha1(), nullptr) != 1) throw std::runtime_error("SHA-1 failed (OpenSSL)");
+  std::vector<char> buf(1 << 20);
+  while (in) {
+    in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+    if (in.gcount() > 0 && EVP_DigestUpdate(md.get(), buf.data(), static_cast<std::size_t>(in.gcount())) != 1)
+      throw std::runtime_error("SHA-1 failed (OpenSSL)");
+  }
+  if (in.bad()) return std::nullopt;
+  unsigned char out[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  if (EVP_DigestFinal_ex(md.get(), out, &len) != 1) throw std::runtime_error("SHA-1 failed (OpenSSL)");
+  return hexOf(out, len);
+}
+}  // namespace
+
+std::string sha1Hex(std::span<const std::byte> bytes) {
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  if (EVP_Digest(bytes.data(), bytes.size(), md, &len, EVP_sha1(), nullptr) != 1)
+    throw std::runtime_error("SHA-1 failed (OpenSSL)");
+  return hexOf(md, len);
+}
+
+bool sameSearch(const nlohmann::json& here, const nlohmann::json& there) { return !identityDifference(here, there); }
 
 nlohmann::json searchIdentity(const std::string& app, const std::vector<std::pair<std::string, std::string>>& appOptions) {
   nlohmann::json id = {{"app", app}, {"options", nlohmann::json::object()}, {"files", nlohmann::json::object()}};
@@ -337,9 +221,9 @@ nlohmann::json searchIdentity(const std::string& app, const std::vector<std::pai
     id["options"][name] = value;
     std::error_code ec;
     if (!value.empty() && fs::is_regular_file(value, ec)) {
-      const auto bytes = readWhole(value);
-      if (!bytes) throw InputError("cannot read '" + value + "' (option " + name + ")");
-      id["files"][name] = sha1Hex(*bytes);
+      const auto sha1 = sha1OfFile(value);
+      if (!sha1) throw InputError("cannot read '" + value + "' (option " + name + ")");
+      id["files"][name] = *sha1;
     }
   }
   return id;
@@ -353,83 +237,13 @@ void prepareCheckpointDir(const std::string& dir) {
   fs::create_directories(d, ec);
   if (ec) throw InputError("--checkpoint: cannot create folder '" + dir + "': " + ec.message());
   if (::access(d.c_str(), W_OK | X_OK) != 0) throw InputError("--checkpoint: folder '" + dir + "' is not writable");
-}
-
-LoadedCheckpoint readCheckpoint(const std::string& dir, const nlohmann::json& identity, int rank, int size) {
-  const fs::path d(dir);
-  std::error_code ec;
-  if (!fs::is_directory(d, ec)) throw InputError("--resume: no checkpoint folder '" + dir + "'");
-  const fs::path link = d / "current";
-  if (!fs::is_symlink(link, ec))
-    throw InputError("--resume: '" + dir + "' holds no checkpoint ('" + link.string() + "' is missing)");
-  const fs::path target = fs::read_symlink(link, ec);
-  const fs::path set = d / target.filename();
-  if (ec || target.has_parent_path() || !fs::is_directory(set, ec))
-    throw InputError("--resume: '" + link.string() + "' does not name a checkpoint set in '" + dir + "'");
-  const fs::path mpath = set / "manifest.json";
-  const std::string where = mpath.string();
-  if (!fs::is_regular_file(mpath, ec)) throw InputError(where + ": missing (an incomplete checkpoint set)");
-  const auto mbytes = readWhole(mpath);
-  if (!mbytes) throw InputError(where + ": cannot be read");
-  LoadedCheckpoint out;
-  try {
-    out.manifest = nlohmann::json::parse(reinterpret_cast<const char*>(mbytes->data()),
-                                         reinterpret_cast<const char*>(mbytes->data()) + mbytes->size());
-  } catch (const nlohmann::json::parse_error& e) {
-    // Where, as line and column (the parser's own text may quote the file's raw bytes).
-    const std::size_t at = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, mbytes->size());
-    std::size_t line = 1, column = 1;
-    for (std::size_t i = 0; i < at; ++i) {
-      if ((*mbytes)[i] == std::byte{'\n'}) {
-        ++line;
-        column = 1;
-      } else {
-        ++column;
-      }
-    }
-    throw InputError(where + ": line " + std::to_string(line) + ", column " + std::to_string(column) +
-                     ": not valid JSON (a damaged manifest)");
-  }
-  const nlohmann::json& m = out.manifest;
-  auto field = [&](const char* key) -> const nlohmann::json& {
-    if (!m.is_object() || !m.contains(key)) throw InputError(where + ": field '" + std::string(key) + "' is missing");
-    return m.at(key);
-  };
-  if (field("format") != kFormat) throw InputError(where + ": field 'format' is not \"" + std::string(kFormat) + "\"");
-  const auto& version = field("format_version");
-  if (!version.is_number_integer() || version.get<long long>() != kCheckpointFormat)
-    throw InputError(where + ": field 'format_version' is " + version.dump() + ", this build reads " +
-                     std::to_string(kCheckpointFormat));
-  const auto& id = field("identity");
-  if (!id.is_object() || !id.contains("options") || !id.contains("files") || !id["options"].is_object() ||
-      !id["files"].is_object())
-    throw InputError(where + ": field 'identity' is malformed");
-  if (const auto why = difference(identity, id))
-    throw InputError("--resume: the checkpoint in '" + dir + "' is for another search: " + *why);
-  const auto& files = field("files");
-  const auto& ranks = field("ranks");
-  if (!ranks.is_number_unsigned() || !files.is_array() || files.size() != ranks.get<std::uint64_t>() || files.empty())
-    throw InputError(where + ": fields 'ranks' and 'files' disagree");
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    const auto& f = files[i];
-    const std::string at = where + ": files[" + std::to_string(i) + "]";
-    if (!f.is_object() || !f.contains("name") || !f.contains("bytes") || !f.contains("sha1") || !f["bytes"].is_number_unsigned() ||
-        !f["sha1"].is_string())
-      throw InputError(at + " is malformed (needs name, bytes, sha1)");
-    if (f["name"] != rankFileName(static_cast<int>(i))) throw InputError(at + ": field 'name' should be " + rankFileName(static_cast<int>(i)));
-    if (static_cast<int>(i % static_cast<std::size_t>(size)) != rank) continue;
-    const fs::path p = set / rankFileName(static_cast<int>(i));
-    if (!fs::is_regular_file(p, ec)) throw InputError(p.string() + ": missing (an incomplete checkpoint set)");
-    auto bytes = readWhole(p);
-    if (!bytes) throw InputError(p.string() + ": cannot be read");
-    const auto want = f["bytes"].get<std::uint64_t>();
-    if (bytes->size() != want)
-      throw InputError(p.string() + ": " + std::to_string(bytes->size()) + " bytes, the manifest says " + std::to_string(want) +
-                       " (truncated or altered)");
-    if (sha1Hex(*bytes) != f["sha1"].get<std::string>()) throw InputError(p.string() + ": contents altered (SHA-1 differs from the manifest)");
-    out.records.push_back(std::move(*bytes));
-  }
-  return out;
+  // In a folder every user may write and that is not sticky, anyone could replace the sets and the
+  // lock between two looks at them (a sticky folder such as /tmp lets only the owner of a file
+  // remove or rename it).
+  struct stat st {};
+  if (::stat(d.c_str(), &st) == 0 && (st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
+    throw InputError("--checkpoint: folder '" + dir + "' can be written by every user and is not sticky: anyone could "
+                     "replace its files; use a folder of your own (or set its sticky bit, chmod +t)");
 }
 
 nlohmann::json writeCheckpoint(const AppContext& ctx, const std::string& dir, std::span<const std::byte> mine,
@@ -455,12 +269,13 @@ nlohmann::json writeCheckpoint(const AppContext& ctx, const std::string& dir, st
   const fs::path set = d / setName(seq);
 
   // 2. Every rank writes its record, durably; rank 0 gathers the sizes and checksums.
-  error = writeDurably(set / rankFileName(ctx.rank), mine);
+  error = writeNewFile(set / checkpointRankFile(ctx.rank), mine);
   if (!comm::collectiveCheck(ctx.world, error)) throw FailedElsewhere();
-  nlohmann::json entry = {{"name", rankFileName(ctx.rank)},
+  nlohmann::json entry = {{"name", checkpointRankFile(ctx.rank)},
                           {"bytes", static_cast<std::uint64_t>(mine.size())},
                           {"sha1", sha1Hex(mine)},
-                          {"tasks", leg.tasks}};
+                          {"tasks", leg.tasks},
+                          {"nodes", leg.nodes}};
   const std::string text = entry.dump();
   const auto blobs = comm::gatherBlobs(ctx.world, std::as_bytes(std::span(text.data(), text.size())));
 
@@ -477,7 +292,7 @@ nlohmann::json writeCheckpoint(const AppContext& ctx, const std::string& dir, st
     legs.push_back({{"skeleton", leg.skeleton}, {"ranks", leg.ranks}, {"threads", leg.threads}, {"seconds", leg.seconds},
                     {"nodes_so_far", leg.nodesSoFar}, {"incumbent", leg.incumbent}, {"tasks", tasks},
                     {"written", utcTimestamp()}, {"job", std::getenv("SLURM_JOB_ID") ? std::getenv("SLURM_JOB_ID") : ""}});
-    manifest = {{"format", kFormat},
+    manifest = {{"format", kCheckpointFormatName},
                 {"format_version", kCheckpointFormat},
                 {"jackdaw_version", JACKDAW_VERSION},
                 {"identity", ctx.identity},
@@ -492,7 +307,7 @@ nlohmann::json writeCheckpoint(const AppContext& ctx, const std::string& dir, st
                 {"legs", legs},
                 {"files", files}};
     const std::string mtext = manifest.dump(2) + "\n";
-    error = writeDurably(set / "manifest.json", std::as_bytes(std::span(mtext.data(), mtext.size())));
+    error = writeNewFile(set / "manifest.json", std::as_bytes(std::span(mtext.data(), mtext.size())));
     if (!error) error = syncDir(set);
     if (!error) {
       std::error_code ec;

@@ -30,7 +30,7 @@ int finish(AppContext& ctx, const SearchStats& stats, double seconds, StopReason
     doc[key] = value;
   }
   doc["result"] = answer.result;
-  if (isReporter(ctx)) std::cout << answer.text << summaryText(stats, seconds, stop) << std::flush;
+  print(ctx, answer.text + summaryText(stats, seconds, stop));
   if (ctx.trace) ctx.trace->write(ctx, answer.result, stats, seconds, stop);
   writeStats(ctx, doc);
   const bool complete = stop == StopReason::None || stop == StopReason::Found;

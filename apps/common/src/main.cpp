@@ -1,8 +1,16 @@
 #include "jackdaw/app/main.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <exception>
+#include <filesystem>
 #include <iostream>
+#include <iterator>
 #include <optional>
 
 #include <spdlog/sinks/stdout_sinks.h>
@@ -11,6 +19,7 @@
 #include "jackdaw/app/checkpoint.hpp"
 #include "jackdaw/app/report.hpp"
 #include "jackdaw/app/run.hpp"
+#include "jackdaw/app/safe_file.hpp"
 #include "jackdaw/app/signals.hpp"
 #include "jackdaw/app/trace_file.hpp"
 #include "jackdaw/comm/collectives.hpp"
@@ -46,6 +55,74 @@ std::vector<std::pair<std::string, std::string>> appOptions(CLI::App& cli, const
   return out;
 }
 
+// The files the app's own options name (its instance): no output may be one of them.
+std::vector<std::string> inputFiles(const std::vector<std::pair<std::string, std::string>>& options) {
+  std::vector<std::string> out;
+  for (const auto& [name, value] : options) {
+    std::error_code ec;
+    if (!value.empty() && std::filesystem::is_regular_file(value, ec)) out.push_back(value);
+  }
+  return out;
+}
+
+// Every output file, at set-up on rank 0 (safe_file.hpp), and no two of them the same file.
+void checkOutputs(const CommonOptions& o, const std::vector<std::string>& inputs) {
+  const std::pair<const char*, const std::string*> outputs[] = {
+      {"--stats", &o.statsFile}, {"--timeline", &o.timelineFile}, {"--trace", &o.traceFile}};
+  for (std::size_t i = 0; i < std::size(outputs); ++i) {
+    const auto& [option, path] = outputs[i];
+    checkOutputPath(option, *path, inputs);
+    for (std::size_t j = 0; j < i; ++j) {
+      std::error_code ec;
+      const auto& [other, otherPath] = outputs[j];
+      if (!path->empty() && !otherPath->empty() &&
+          std::filesystem::weakly_canonical(*path, ec) == std::filesystem::weakly_canonical(*otherPath, ec))
+        throw InputError(std::string(option) + " " + *path + ": the same file as " + other + "; give each output its own file");
+    }
+  }
+}
+
+// Standard output closed when the process started (`app >&-`): fd 1 is then held by /dev/null,
+// read-only, so that no file this process opens lands on it and every write fails, as it should.
+bool gStdoutClosed = false;
+void holdStandardDescriptors() {
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    if (fd == 1) gStdoutClosed = true;
+    const int held = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (held >= 0 && held != fd) {
+      ::dup2(held, fd);
+      ::close(held);
+    }
+  }
+}
+
+// After the answer (every rank): rank 0 flushes stdout and checks it took everything, then prints
+// one line for each output that could not be written. A run that would exit 0 then exits 4 on
+// every rank; an interrupted (3) or failed one keeps its code. Collective on several ranks.
+int settleOutputs(AppContext& ctx, const std::string& name, int code) {
+  if (ctx.rank == 0) {
+    print(ctx, "");  // flushes
+    errno = 0;
+    if (std::fflush(stdout) != 0 && ctx.stdoutErrno == 0) ctx.stdoutErrno = errno != 0 ? errno : EIO;
+    if (gStdoutClosed)
+      ctx.undelivered.push_back("standard output is closed: the answer was not printed");
+    else if (ctx.stdoutErrno != 0 || std::ferror(stdout))
+      ctx.undelivered.push_back(std::string("standard output: the answer could not be written") +
+                                (ctx.stdoutErrno != 0 ? " (" + std::string(std::strerror(ctx.stdoutErrno)) + ")" : ""));
+    for (const auto& line : ctx.undelivered) std::cerr << name << ": error: " << line << "\n";
+  }
+  bool undelivered = !ctx.undelivered.empty();
+  // --checkpoint's lock is released before any rank exits: mpirun ends a job as soon as one rank
+  // exits non-zero (an interrupted search exits 3), and would otherwise return while rank 0
+  // still holds the lock, so that a leg started right after found the folder in use.
+  if (ctx.size > 1) {
+    ctx.checkpointLock.reset();
+    undelivered = comm::anyRank(ctx.world, undelivered);
+  }
+  return undelivered && code == kSuccess ? kUndelivered : code;
+}
+
 int failSetup(AppContext& ctx, const std::string& name, const std::string& message, int code) {
   if (ctx.size == 1) {
     std::cerr << name << ": error: " << message << "\n";
@@ -75,6 +152,7 @@ int runMain(int argc, char** argv, const std::string& name, const std::string& d
             const comm::PolicyRegistry& policies) {
   // First, before MPI starts: a signal during start-up, parsing or reading ends the process with
   // exit code 3 (signals.hpp); once the search runs, it stops the search cleanly.
+  holdStandardDescriptors();
   AppContext ctx;
   SignalStop signals(name, [&ctx](int sig) {
     if (ctx.log) ctx.log->warn("signal {} received: stopping the search, the result will be partial", sig);
@@ -138,10 +216,11 @@ int runMain(int argc, char** argv, const std::string& name, const std::string& d
     // Every output is checked before any input is read or searched: a finished search is never
     // marked failed for a path. Rank 0 writes them; a failure there reaches the other ranks
     // through the collective set-up check (they wait for it in runSearch).
-    if (ctx.rank == 0 && !ctx.opts.statsFile.empty()) checkWritable(ctx.opts.statsFile, "--stats");
-    // --trace: one rank, a writable FILE, checked before any input is read or searched.
+    const auto own = appOptions(cli, common);
+    if (ctx.rank == 0) checkOutputs(ctx.opts, inputFiles(own));
+    // --trace: one rank, checked before any input is read or searched.
     if (!ctx.opts.traceFile.empty()) ctx.trace = std::make_shared<TraceRecorder>(ctx);
-    if (!ctx.opts.checkpointDir.empty() || !ctx.opts.resumeDir.empty()) ctx.identity = searchIdentity(name, appOptions(cli, common));
+    if (!ctx.opts.checkpointDir.empty() || !ctx.opts.resumeDir.empty()) ctx.identity = searchIdentity(name, own);
     ctx.startup.options = AppContext::Startup::Clock::now();
     const int code = body(ctx);
     signals.finishing();
@@ -156,18 +235,9 @@ int runMain(int argc, char** argv, const std::string& name, const std::string& d
       doc["app"] = name;
       writeStats(ctx, doc);
     }
-    if (code == kPartial && ctx.rank == 0)
-      std::cout << "PARTIAL RESULT: the search was interrupted; the numbers above are what was found so far\n";
-    if (ctx.rank == 0 && !ctx.checkpointNote.empty()) std::cout << ctx.checkpointNote << "\n";
-    std::cout.flush();
-    // --checkpoint's lock is released before any rank exits: mpirun ends a job as soon as one rank
-    // exits non-zero (an interrupted search exits 3), and would otherwise return while rank 0
-    // still holds the lock, so that a leg started right after found the folder in use.
-    if (ctx.size > 1 && !ctx.opts.checkpointDir.empty()) {
-      ctx.checkpointLock.reset();
-      comm::anyRank(ctx.world, false);
-    }
-    return code;
+    if (code == kPartial) print(ctx, "PARTIAL RESULT: the search was interrupted; the numbers above are what was found so far\n");
+    if (!ctx.checkpointNote.empty()) print(ctx, ctx.checkpointNote + "\n");
+    return settleOutputs(ctx, name, code);
   } catch (const InterruptedAtSetUp&) {
     // Every rank is here, nothing was searched or saved: the folder keeps what it had. The lock
     // goes first, as at the end of a run, so that no rank's exit 3 lets mpirun return before it.

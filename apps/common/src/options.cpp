@@ -164,9 +164,9 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
                        "trace, debug, info, warn, error, off");
   app.add_option_function<std::string>(
          "--memory-limit", [&o](const std::string& v) { o.memoryLimit = *cli::parseBytes(v); },
-         "The most memory an instance, the timeline or other buffers may take per process (bytes, or with K, M, G, "
-         "T); a larger instance is refused before it is read into memory. Default: 3/4 of the memory this process "
-         "may use, here " + formatBytes(o.memoryLimit))
+         "The most memory an instance, the timeline, resumed checkpoint records or other buffers may take per "
+         "process (bytes, or with K, M, G, T); a larger instance or record is refused before it is read into "
+         "memory. Default: 3/4 of the memory this process may use, here " + formatBytes(o.memoryLimit))
       ->check(cli::bytes(1ULL << 20, 1ULL << 50));
   app.add_option("--progress", o.progressSeconds, "Log a progress line every S seconds (0: never); shown at log level info, the default with it")
       ->capture_default_str()

@@ -1,22 +1,19 @@
 #include "jackdaw/app/report.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
-
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <ctime>
 #include <fstream>
+#include <iostream>
 #include <iterator>
 #include <sstream>
 #include <string>
 
+#include "jackdaw/app/safe_file.hpp"
 #include "jackdaw/comm/comm_stats.hpp"
-#include "jackdaw/core/errors.hpp"
 
 namespace jackdaw::app {
 
@@ -187,25 +184,19 @@ std::string utcTimestamp() {
   return b;
 }
 
-void checkWritable(const std::string& path, const std::string& option) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-    throw InputError(option + " " + path + ": this is a folder, not a file");
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NONBLOCK, 0644);
-  const bool created = fd >= 0;
-  if (!created && errno == EEXIST) fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) throw InputError(option + " " + path + ": cannot write this file (" + std::strerror(errno) + ")");
-  ::close(fd);
-  if (created) ::unlink(path.c_str());
+void print(const AppContext& ctx, const std::string& text) {
+  if (ctx.rank != 0) return;
+  errno = 0;
+  std::cout << text << std::flush;
+  if (!std::cout && ctx.stdoutErrno == 0) ctx.stdoutErrno = errno != 0 ? errno : EIO;
 }
 
 void writeStats(const AppContext& ctx, const nlohmann::json& doc) {
   ctx.statsWritten = true;
   if (ctx.opts.statsFile.empty() || ctx.rank != 0) return;
-  std::ofstream out(ctx.opts.statsFile);
-  if (!out) throw InputError("cannot write stats file '" + ctx.opts.statsFile + "'");
-  out << doc.dump(2) << "\n";
-  if (!out) throw InputError("error writing stats file '" + ctx.opts.statsFile + "'");
+  OutputFile out("--stats", ctx.opts.statsFile);
+  out.stream() << doc.dump(2) << "\n";
+  if (const auto error = out.commit()) ctx.undelivered.push_back(*error);
 }
 
 }  // namespace jackdaw::app

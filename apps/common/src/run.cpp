@@ -97,9 +97,10 @@ void noteSharedCpus(const AppContext& ctx) {
 CheckpointLegs::CheckpointLegs(AppContext& ctx) : ctx_(ctx) {
   const auto& o = ctx.opts;
   if (!o.resumeDir.empty()) {
-    LoadedCheckpoint loaded = readCheckpoint(o.resumeDir, ctx.identity, ctx.rank, ctx.size);
+    LoadedCheckpoint loaded = readCheckpoint(o.resumeDir, ctx.identity, ctx.rank, ctx.size, o.memoryLimit);
     cp_.resume = true;
     cp_.from = std::move(loaded.records);
+    facts_ = std::move(loaded.facts);
     previous_ = std::move(loaded.manifest);
     const auto& before = previous_["seconds_so_far"];
     before_ = before.is_number() ? before.get<double>() : 0.0;
@@ -169,7 +170,8 @@ bool CheckpointLegs::finishLeg(const SearchStats& soFar, double legSeconds, cons
     return false;
   }
   const auto& o = ctx_.opts;
-  const LegSummary leg{o.skeleton, ctx_.size, o.threads, legSeconds, seconds(), soFar.nodes, cp_.savedTasks, incumbent};
+  const LegSummary leg{o.skeleton,  ctx_.size,      o.threads, legSeconds, seconds(),
+                       soFar.nodes, cp_.savedTasks, incumbent, cp_.savedNodes};
   wrote_ = true;
   savedTasks_ = cp_.savedTasks;
   const auto t0 = std::chrono::steady_clock::now();

@@ -2,14 +2,15 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <fstream>
 #include <iterator>
+#include <optional>
 #include <string_view>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "jackdaw/app/report.hpp"
+#include "jackdaw/app/safe_file.hpp"
 #include "jackdaw/comm/collectives.hpp"
 #include "jackdaw/core/errors.hpp"
 #include "jackdaw/core/memory_budget.hpp"
@@ -164,8 +165,7 @@ std::string traceEventsOfRank(int rank, int workers, const std::vector<TimelineE
 
 RunTimeline::RunTimeline(AppContext& ctx) : ctx_(ctx) {
   const auto& o = ctx.opts;
-  if (o.timelineFile.empty()) return;
-  if (ctx.rank == 0) checkWritable(o.timelineFile, "--timeline");
+  if (o.timelineFile.empty()) return;  // FILE itself was checked by runMain, with the other outputs
   // Up to the cap, each rank keeps its events; rank 0 then holds every rank's and writes each as
   // about 200 bytes of JSON. A cap the machine cannot hold is refused now, not by bad_alloc later.
   const std::uint64_t perEvent = sizeof(TimelineEvent) + (ctx.rank == 0 ? static_cast<std::uint64_t>(ctx.size) * 240 : 0);
@@ -222,13 +222,17 @@ void RunTimeline::write() {
   const double mineCounts[3] = {static_cast<double>(events.size()), static_cast<double>(tl_->dropped()), firstDropUs};
   const std::vector<double> counts = ctx_.size > 1 ? comm::gatherDoubles(ctx_.world, mineCounts)
                                                    : std::vector<double>(mineCounts, mineCounts + 3);
-  std::ofstream f;
+  // Rank 0 writes FILE (safe_file.hpp); a failure there does not stop the other ranks' parts from
+  // streaming in, and is reported after the answer (exit code 4).
+  std::optional<OutputFile> file;
+  std::ostream* out = nullptr;
   if (ctx_.rank == 0) {
-    f.open(ctx_.opts.timelineFile, std::ios::trunc);
-    f << "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n";
+    file.emplace("--timeline", ctx_.opts.timelineFile);
+    out = &file->stream();
+    *out << "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n";
   }
   // Every part's lines start with ",\n": the first one's goes.
-  const auto take = [&](int r, std::string_view part) { f << (r == 0 ? part.substr(2) : part); };
+  const auto take = [&](int r, std::string_view part) { *out << (r == 0 ? part.substr(2) : part); };
   if (ctx_.size > 1) comm::streamToRoot(ctx_.world, mine, take);
   else take(0, mine);
   if (ctx_.rank != 0) return;
@@ -250,9 +254,11 @@ void RunTimeline::write() {
       {"clock", "microseconds since rank 0 started recording; each rank estimated rank 0's clock by ping-pong (shortest of 8 round trips)"},
       {"idle", "a worker's idle spans are the gaps between its tasks within each search"},
       {"per_rank", ranks}};
-  f << "\n],\"otherData\":" << other.dump() << "}\n";
-  f.close();
-  if (!f) throw std::runtime_error("--timeline " + ctx_.opts.timelineFile + ": writing failed");
+  *out << "\n],\"otherData\":" << other.dump() << "}\n";
+  if (const auto error = file->commit()) {
+    ctx_.undelivered.push_back(*error);
+    return;
+  }
   if (dropped > 0)
     ctx_.log->warn("--timeline: the cap of {} events per rank was reached; {} events were dropped and each rank's "
                    "part is complete only up to its complete_until_us (otherData.per_rank in {})",

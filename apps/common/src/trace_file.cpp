@@ -1,12 +1,14 @@
 #include "jackdaw/app/trace_file.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <fstream>
 #include <map>
 #include <stdexcept>
 #include <tuple>
 
 #include "jackdaw/app/report.hpp"
+#include "jackdaw/app/safe_file.hpp"
 #include "jackdaw/core/errors.hpp"
 #include "jackdaw/skeletons/table.hpp"
 #include "jackdaw/trace/trace.hpp"
@@ -71,7 +73,7 @@ TraceRecorder::TraceRecorder(const AppContext& ctx) : file_(ctx.opts.traceFile),
     throw InputError("--trace records on one rank only (this job has " + std::to_string(ctx.size) +
                      "): the task tree of budget and depth_bounded does not depend on the ranks, so record on one "
                      "rank and replay the trace on as many simulated ranks as you like");
-  if (ctx.rank == 0) checkWritable(file_, "--trace");
+  // FILE itself was checked by runMain, with the other outputs.
 }
 
 void TraceRecorder::taskSpawned(const TaskSpawn& s) {
@@ -333,7 +335,15 @@ void TraceRecorder::write(const AppContext& ctx, const nlohmann::json& answer, c
     h["level_runs"] = levelRuns;
   }
   h["recorded_at"] = utcTimestamp();
-  trace::write(file_, t);
+  // A failure is reported after the answer (exit code 4), never thrown past it.
+  OutputFile out("--trace", file_);
+  try {
+    if (out.fd() >= 0) trace::write(out.fd(), file_, t);
+  } catch (const trace::TraceError&) {
+    ctx.undelivered.push_back(out.abandon(errno));
+    return;
+  }
+  if (const auto error = out.commit()) ctx.undelivered.push_back(*error);
 }
 
 }  // namespace jackdaw::app

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
 #include <sstream>
 #include <utility>
 
@@ -79,6 +80,7 @@ std::string num(double v) {
 struct Expectation {
   double nodes = 0;
   std::string infinite;  // empty when finite
+  bool mayEnd = false;   // infinite in expectation, yet a tree may still die out (a binomial part with q < 1)
 };
 
 constexpr double kTooMany = 9.3e18;      // past 2^63: no need to sum further
@@ -94,28 +96,31 @@ double cappedGeometricMean(const TreeParams& t, int height) {
 }
 
 Expectation expectation(const TreeParams& t) {
-  const double qm = t.q * std::min(t.m, kMaxNumChildren);
-  const std::string binomialInfinite =
-      "binomial nodes have q * m = " + num(qm) + " children on average (--uts-q " + num(t.q) + ", --uts-m " +
-      std::to_string(t.m) + (t.m > kMaxNumChildren ? ", capped at " + std::to_string(kMaxNumChildren) : "") +
-      "): with q * m >= 1 the tree's expected size is infinite; q * m must be < 1 (only the sample "
-      "trees of --tree, whose sizes are known, are exempt)";
-  // Expected size of a binomial node's subtree, itself included.
+  const int m = std::min(t.m, kMaxNumChildren);
+  const double qm = t.q * m;
+  const std::string flags = "(--uts-q " + num(t.q) + ", --uts-m " + std::to_string(t.m) +
+                            (t.m > kMaxNumChildren ? ", capped at " + std::to_string(kMaxNumChildren) : "") + ")";
+  // Expected size of a binomial node's subtree, itself included. With q * m >= 1 it is infinite,
+  // yet unless q = 1 (every node has m >= 1 children) each subtree still dies out with some chance.
   auto binomialSubtree = [&](double nodes) -> Expectation {
-    if (nodes == 0) return {0, ""};
-    if (qm >= 1) return {HUGE_VAL, binomialInfinite};
-    return {nodes / (1.0 - qm), ""};
+    if (nodes == 0) return {0, "", false};
+    if (t.q >= 1 && m >= 1)
+      return {HUGE_VAL, "every binomial node has " + std::to_string(m) + " children " + flags + ": the tree is certainly infinite", false};
+    if (qm >= 1)
+      return {HUGE_VAL, "binomial nodes have q * m = " + num(qm) + " children on average " + flags +
+                            ": the tree's expected size is infinite", true};
+    return {nodes / (1.0 - qm), "", false};
   };
   switch (t.type) {
     case TreeType::Balanced: {
       const double b = std::floor(t.b0);
       double total = 0, level = 1;
       for (int d = 0; d <= t.genMx && total < kTooMany; ++d, level *= b) total += level;
-      return {total, ""};
+      return {total, "", false};
     }
     case TreeType::Binomial: {
       const Expectation below = binomialSubtree(std::floor(t.b0));
-      return {1 + below.nodes, below.infinite};
+      return {1 + below.nodes, below.infinite, below.mayEnd};
     }
     case TreeType::Geometric:
     case TreeType::Hybrid: {
@@ -124,25 +129,40 @@ Expectation expectation(const TreeParams& t) {
         const int height = static_cast<int>(std::min<long long>(h, INT32_MAX));
         if (t.type == TreeType::Hybrid && !(height < t.shiftDepth * t.genMx)) {
           const Expectation below = binomialSubtree(level);
-          return {total + below.nodes, below.infinite};
+          return {total + below.nodes, below.infinite, below.mayEnd};
         }
         total += level;
-        const double m = cappedGeometricMean(t, height);
-        if (!std::isfinite(m))
+        const double mean = cappedGeometricMean(t, height);
+        if (!std::isfinite(mean))
           return {HUGE_VAL, "the geometric mean child count at depth " + std::to_string(h) +
-                                " is not a finite number (shape expdec needs --uts-d >= 2)"};
-        level *= m;
-        if (level == 0 || total >= kTooMany) return {total, ""};
+                                " is not a finite number (shape expdec needs --uts-d >= 2)", false};
+        level *= mean;
+        if (level == 0 || total >= kTooMany) return {total, "", false};
         // Past gen_mx only expdec goes on, with a falling mean below 1: the rest is at most a
         // geometric series.
-        if (h >= t.genMx && m < 1 && level / (1 - m) < 1e-9 * total) return {total + level / (1 - m), ""};
+        if (h >= t.genMx && mean < 1 && level / (1 - mean) < 1e-9 * total) return {total + level / (1 - mean), "", false};
         if (h >= kMaxLevels)
           return {HUGE_VAL, "the expected size still grows " + std::to_string(kMaxLevels) +
-                                " levels down (the mean child count stays at or above 1; shape expdec needs --uts-b > 1)"};
+                                " levels down (the mean child count stays at or above 1; shape expdec needs --uts-b > 1)", false};
       }
     }
   }
-  return {0, ""};
+  return {0, "", false};
+}
+
+// The chance that a binomial tree dies out: each root child's subtree ends with the smallest root
+// e of e = (1 - q) + q e^m (Newton's method from 0 climbs to it), and the root has floor(b0) children.
+double binomialEndsChance(const TreeParams& t) {
+  const int m = std::min(t.m, kMaxNumChildren);
+  double e = 0;
+  for (int i = 0; i < 200; ++i) {
+    const double g = (1 - t.q) + t.q * std::pow(e, m) - e, slope = t.q * m * std::pow(e, m - 1) - 1;
+    if (!(slope < 0)) break;
+    const double next = e - g / slope;
+    if (!(next > e)) break;
+    e = std::min(next, 1.0);
+  }
+  return std::pow(e, std::floor(t.b0));
 }
 
 }  // namespace
@@ -157,15 +177,26 @@ bool isPreset(const TreeParams& t) {
   return false;
 }
 
-void checkCountable(const TreeParams& t) {
+std::string checkCountable(const TreeParams& t) {
   // A sample tree is one known realisation: UTS 2.1 published its size (T3L's q * m is 1.00007, so
   // its expected size is infinite, yet the tree of its seed is finite).
-  if (isPreset(t)) return;
+  if (isPreset(t)) return "";
   const Expectation e = expectation(t);
-  if (!e.infinite.empty()) throw InputError("tree " + describe(t) + ": " + e.infinite);
+  if (!e.infinite.empty() && !e.mayEnd) throw InputError("tree " + describe(t) + ": " + e.infinite);
+  if (!e.infinite.empty()) {
+    std::string chance;
+    if (t.type == TreeType::Binomial) {
+      std::ostringstream p;
+      p << std::setprecision(2) << 100 * binomialEndsChance(t);
+      chance = " (for these parameters, about " + p.str() + " % of seeds' trees are)";
+    }
+    return "tree " + describe(t) + ": " + e.infinite + ", yet one seed's tree may still be finite" + chance +
+           ": it is counted, and if it turns out infinite the run stops with an error";
+  }
   if (e.nodes >= kTooMany)
     throw InputError("tree " + describe(t) + ": its expected size is more than 2^63 nodes (" + num(e.nodes) +
                      " in its first levels): no run could finish or count it");
+  return "";
 }
 
 std::optional<TreeParams> preset(const std::string& name) {

@@ -11,6 +11,7 @@
 //     static constexpr bool pruneLevel = true;        // optional: a failed bound prunes later siblings
 //     using Better = std::less<>;                     // optional: objective order (default: maximise)
 //     template <class F> static void hot(F& loop);    // optional: where a task's loop is compiled (runHot)
+//     static bool valid(const Space&, const Node&, int depth);  // optional: could a search make it? (ChecksNodes)
 //   };
 //
 // The parent passed to a Generator outlives the Generator (the skeletons keep it on a stable stack),
@@ -23,6 +24,7 @@
 #include <type_traits>
 
 #include "jackdaw/core/incumbent_view.hpp"
+#include "jackdaw/core/stats.hpp"
 
 namespace jackdaw {
 
@@ -48,6 +50,16 @@ concept SearchModel = requires {
   typename M::Generator;
 } && SearchNode<typename M::Node> && NodeGenerator<typename M::Generator, typename M::Space, typename M::Node>;
 
+// Optional: `static bool valid(const Space&, const Node&, int depth)`, whether a search of this
+// Space could have produced the node at that depth (-1: the depth is not known, as for a saved
+// incumbent). A resumed checkpoint's tasks and incumbent are checked with it before the search
+// trusts them (apps/common record_check.hpp): a node it refuses makes the checkpoint bad input.
+// It must accept every node of the tree, and should be cheap: it runs once per saved task.
+template <class M>
+concept ChecksNodes = requires(const typename M::Space& s, const typename M::Node& n, int depth) {
+  { M::valid(s, n, depth) } -> std::convertible_to<bool>;
+};
+
 template <class M>
 concept HasBound = requires(const typename M::Space& s, const typename M::Node& n) {
   { M::bound(s, n) } -> std::totally_ordered;
@@ -68,6 +80,14 @@ concept Enumerator = std::default_initializable<E> && std::copy_constructible<E>
                        e.combine(other);
                        e.get();
                      };
+
+// Optional on an enumerator: `bool consistentWith(const SearchStats&) const`, whether these partial
+// results could come from a search that visited stats.nodes nodes (a count of every node equals
+// it, a count of some nodes is at most it). A resumed checkpoint's shares are checked with it.
+template <class E>
+concept ChecksCounts = requires(const E& e, const SearchStats& s) {
+  { e.consistentWith(s) } -> std::convertible_to<bool>;
+};
 
 template <class E, class Space, class Node>
 concept AccumulatesWithSpace = requires(E& e, const Space& s, const Node& n) { e.accumulate(s, n); };

@@ -93,6 +93,7 @@ struct Checkpointing {
   bool keep = false;                             // if an interruption stops the search, save it:
   std::optional<std::vector<std::byte>> saved;   //   out: this rank's record (SavedWork)
   std::uint64_t savedTasks = 0;                  //   out: how many tasks it holds
+  std::uint64_t savedNodes = 0;                  //   out: the nodes its share counted
 };
 
 class Launch {
@@ -169,6 +170,7 @@ class Launch {
     if (!cp_ || !cp_->keep || reason != StopReason::Interrupted) return;
     SavedWork<typename Search::Result, typename Search::TaskT> w{share, s.takeUnexplored()};
     cp_->savedTasks = w.tasks.size();
+    cp_->savedNodes = w.share.stats.nodes;
     cp_->saved = encodeSaved(w);
   }
 

@@ -88,6 +88,9 @@ struct TraceError : std::runtime_error {
 
 // Throws TraceError.
 void write(const std::string& path, const Trace& t);
+// The same into an open file (not closed here; `name` for messages): the caller decides where the
+// bytes land (the apps write a temporary and rename it, apps/common safe_file.hpp).
+void write(int fd, const std::string& name, const Trace& t);
 // Throws TraceError; checks every record (parents before children, spawn points inside the
 // parent's run; nodes and CPU time a replay can count; a level's map and improvements name tasks
 // that exist) and the header's totals and types. A trace whose records would take more than

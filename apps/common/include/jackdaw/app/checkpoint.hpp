@@ -9,10 +9,12 @@
 // removed only after the swap. A set written by P ranks resumes on any number of ranks: rank r
 // continues the records r, r + size, r + 2 size, …
 //
-//   DIR/lock                                   the job writing DIR: {"host", "pid", ...}
+//   DIR/lock                                   the job writing DIR: flock(2) held, {"host", "pid", ...}
 //
 // A folder belongs to one search: a run refuses a folder holding another search's set (unless
-// --checkpoint-overwrite) or locked by another live job; see claimCheckpointDir.
+// --checkpoint-overwrite) or locked by another live job; see claimCheckpointDir and
+// checkpoint_lock.hpp. Every file is created new (O_EXCL, never through a link: safe_file.hpp), so
+// another user of a shared folder cannot make a run write into a file of theirs or the run's own.
 #pragma once
 
 #include <cstddef>
@@ -25,11 +27,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "jackdaw/app/checkpoint_lock.hpp"
 #include "jackdaw/app/main.hpp"
 
 namespace jackdaw::app {
 
-inline constexpr int kCheckpointFormat = 1;
+// 2: each file's entry in the manifest also holds its record's node count ("nodes"), checked on resume.
+inline constexpr int kCheckpointFormat = 2;
+inline constexpr const char* kCheckpointFormatName = "jackdaw-checkpoint";
+// A manifest is a few hundred bytes per rank and per leg; one larger than this is not read.
+inline constexpr std::uint64_t kManifestLimit = std::uint64_t{64} << 20;
 
 // What makes two runs the same search: the app, its own options (not the common ones: skeleton,
 // ranks, workers and policy may change from one leg to the next) and the SHA-1 of every file an
@@ -41,49 +48,44 @@ nlohmann::json searchIdentity(const std::string& app, const std::vector<std::pai
 // /abs/g.clq are one file).
 bool sameSearch(const nlohmann::json& here, const nlohmann::json& there);
 
-// --checkpoint DIR, at set-up: creates DIR if needed; an InputError if it cannot hold checkpoints.
+// The first difference between two identities ("option -g is 41 here, 40 in the checkpoint"), or
+// nullopt if they are one search.
+std::optional<std::string> identityDifference(const nlohmann::json& here, const nlohmann::json& there);
+
+// "rank-00003.bin": the record of rank 3 in a set.
+std::string checkpointRankFile(int rank);
+
+// --checkpoint DIR, at set-up: creates DIR if needed; an InputError if it cannot hold checkpoints
+// (not a folder, not writable, or writable by every user without the sticky bit).
 void prepareCheckpointDir(const std::string& dir);
 
-// DIR/lock, held by rank 0 of the job writing DIR: created atomically (a whole file linked into
-// place, so it is never seen half written) and removed when destroyed, if it still names this
-// process, or by a signal that ends the process before the search (removeAtSetUpExit).
-class CheckpointLock {
- public:
-  CheckpointLock(std::string path, std::string text);
-  ~CheckpointLock();
-  CheckpointLock(const CheckpointLock&) = delete;
-  CheckpointLock& operator=(const CheckpointLock&) = delete;
-  const std::string& path() const { return path_; }
-  // The lock file still names this process (nullopt), or what happened to it.
-  std::optional<std::string> check() const;
-
- private:
-  std::string path_;
-  std::string text_;  // what this process wrote
-};
-
-struct ClaimNotes {
-  std::vector<std::string> warnings;  // a stale lock taken over, a set replaced (rank 0 logs them)
-};
-
-// --checkpoint DIR at set-up, on rank 0 only (after prepareCheckpointDir): takes DIR/lock and checks
-// that DIR holds no other search's checkpoint. InputError (nothing taken) if another live job
-// holds the lock (or a job on another host: its process cannot be checked from here), or if
-// DIR/current is a set of another search (unless `overwrite`) or cannot be read. A lock whose
-// process is gone (same host, PID not alive) is taken over, with a warning.
+// --checkpoint DIR at set-up, on rank 0 only (after prepareCheckpointDir): takes DIR/lock
+// (checkpoint_lock.hpp) and checks that DIR holds no other search's checkpoint. InputError
+// (nothing taken) if another job holds the lock, or if DIR/current belongs to another user, is a
+// set of another search (unless `overwrite`) or cannot be read.
 std::unique_ptr<CheckpointLock> claimCheckpointDir(const std::string& dir, const nlohmann::json& identity,
                                                    const std::string& app, bool overwrite, bool resumingIt,
                                                    ClaimNotes& notes);
 
+// What the manifest says of one record, for the checks of its contents (run.hpp).
+struct RecordFacts {
+  std::string path;         // for messages
+  std::uint64_t tasks = 0;  // the tasks it holds
+  std::uint64_t nodes = 0;  // the nodes its share of the result counted
+};
+
 struct LoadedCheckpoint {
   nlohmann::json manifest;
   std::vector<std::vector<std::byte>> records;  // the saved records this rank continues
+  std::vector<RecordFacts> facts;               // one per record
 };
 
 // DIR's current set, checked for a run of `identity` as rank `rank` of `size`. Anything wrong (no
-// set, another search, an unreadable manifest, a missing, short or altered file) is an
-// InputError naming the file and the field or the fault.
-LoadedCheckpoint readCheckpoint(const std::string& dir, const nlohmann::json& identity, int rank, int size);
+// set, another search, an unreadable or inconsistent manifest, a missing, short, oversized or
+// altered file) is an InputError naming the file and the field or the fault. Every size is checked
+// against the manifest, the file and `memoryLimit` before anything is read.
+LoadedCheckpoint readCheckpoint(const std::string& dir, const nlohmann::json& identity, int rank, int size,
+                                std::uint64_t memoryLimit);
 
 // What one leg adds to the manifest's history.
 struct LegSummary {
@@ -95,6 +97,7 @@ struct LegSummary {
   std::uint64_t nodesSoFar = 0;  // every leg's nodes (rank 0's total)
   std::uint64_t tasks = 0;       // this rank's unexplored tasks
   nlohmann::json incumbent;      // the best objective so far (null: none), for the reader
+  std::uint64_t nodes = 0;       // the nodes this rank's record's share counted (its files entry)
 };
 
 // Collective over ctx.world: every rank writes its record into a new set, rank 0 writes the

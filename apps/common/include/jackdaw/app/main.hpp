@@ -35,12 +35,14 @@ class TraceRecorder;  // trace_file.hpp
 class SignalStop;      // signals.hpp
 class CheckpointLock;  // checkpoint.hpp
 
-// Exit codes shared by every app (documented in the README).
+// Exit codes shared by every app (documented in the README and docs/running.md).
 enum ExitCode : int {
   kSuccess = 0,
   kFailure = 1,      // a run-time failure (exception, failed rank)
   kBadInput = 2,     // bad flags or a missing / malformed instance
   kPartial = 3,      // interrupted: the printed result is partial
+  kUndelivered = 4,  // the search completed, but stdout or an output file (--stats, --timeline,
+                     // --trace) could not be written: the run's outputs are incomplete
 };
 
 struct AppContext {
@@ -77,6 +79,10 @@ struct AppContext {
     StopReason stop = StopReason::None;
   } lastRun;
   mutable bool statsWritten = false;  // writeStats ran
+  // Rank 0: the outputs that could not be written after the search (--stats, --timeline, --trace),
+  // one message each; runMain prints them after the answer and exits 4 (kUndelivered).
+  mutable std::vector<std::string> undelivered;
+  mutable int stdoutErrno = 0;  // rank 0: why the first failed write to stdout failed (report.hpp, print)
   // Start-up phases, for --stats "startup" (report.cpp): when runMain began, the command line was
   // parsed and checked, and the first search began; and how long MPI_Init took (0: not started,
   // one rank without a launcher).

@@ -31,11 +31,12 @@ nlohmann::json distributedJson(const distributed::Report& report, int ranks);
 // Now in UTC, as "2026-11-24T12:00:00Z" (when a checkpoint or a trace was written).
 std::string utcTimestamp();
 
-// An InputError naming `option` unless `path` can be written (it may exist: it is not changed;
-// if it does not, it is not left behind). Checked at start-up for every output file.
-void checkWritable(const std::string& path, const std::string& option);
+// Rank 0: prints `text` on stdout and flushes it; the reason of a first failure is kept
+// (ctx.stdoutErrno) for the message runMain prints at the end.
+void print(const AppContext& ctx, const std::string& text);
 
-// Writes the document if --stats was given; an unwritable path is an InputError.
+// Writes the document if --stats was given (rank 0; safe_file.hpp). A failure is not thrown: it
+// joins ctx.undelivered, and the run ends with exit code 4 after printing its answer.
 void writeStats(const AppContext& ctx, const nlohmann::json& doc);
 
 }  // namespace jackdaw::app

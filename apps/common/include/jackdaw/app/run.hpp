@@ -32,6 +32,7 @@
 #include "jackdaw/app/checkpoint.hpp"
 #include "jackdaw/app/main.hpp"
 #include "jackdaw/app/progress.hpp"
+#include "jackdaw/app/record_check.hpp"
 #include "jackdaw/app/report.hpp"
 #include "jackdaw/app/run_feature.hpp"
 #include "jackdaw/app/signals.hpp"
@@ -129,10 +130,13 @@ class CheckpointLegs final : public RunFeature {
   // The last finishLeg wrote a checkpoint, holding this many of this rank's tasks.
   bool wrote() const { return wrote_; }
   std::uint64_t savedTasks() const { return savedTasks_; }
+  // --resume: what the manifest says of each record in checkpointing()->from.
+  const std::vector<RecordFacts>& facts() const { return facts_; }
 
  private:
   AppContext& ctx_;
   distributed::Checkpointing cp_;
+  std::vector<RecordFacts> facts_;
   nlohmann::json previous_;  // the manifest resumed from, if any
   bool every_ = false;
   std::optional<StopFlag> leg_;
@@ -314,9 +318,19 @@ SearchResult<M, K> runChecked(AppContext& ctx, const typename M::Space& space, t
   // --timeline FILE is found before the ranks' collective set-up check.
   CheckpointLegs legs(ctx);
   if (legs.active() && !legs.checkpointing()->from.empty()) {
-    // A record this build cannot read is bad input, found here, before any rank starts searching.
+    // A record this build cannot read, or one no search could have saved (record_check.hpp), is bad
+    // input, found here, before any rank starts searching.
     using Saved = SearchResult<M, K>;
-    for (const auto& b : legs.checkpointing()->from) (void)distributed::decodeSaved<Saved, jackdaw::detail::Task<typename M::Node>>(b);
+    const auto& from = legs.checkpointing()->from;
+    for (std::size_t i = 0; i < from.size(); ++i) {
+      const RecordFacts& facts = legs.facts().at(i);
+      try {
+        checkSavedRecord<M, K>(space, params, distributed::decodeSaved<Saved, jackdaw::detail::Task<typename M::Node>>(from[i]), facts);
+      } catch (const InputError& e) {
+        const std::string what = e.what();
+        throw InputError(what.rfind(facts.path, 0) == 0 ? what : facts.path + ": " + what);
+      }
+    }
   }
   RunTimeline timeline(ctx);
   checkSetupAcrossRanks(ctx);

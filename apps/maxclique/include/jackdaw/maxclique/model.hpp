@@ -417,6 +417,29 @@ struct MaxClique {
     return r;
   }
 
+  // A saved task or incumbent (a checkpoint; core/model.hpp, ChecksNodes): a clique of the graph
+  // at the depth of its size, whose candidates are outside it and adjacent to all of it, and whose
+  // bound is at least its size (a lower bound than the colouring gave cannot be told apart).
+  static bool valid(const Space& s, const Node& n, int depth) {
+    Set all;
+    all.setFirst(static_cast<std::size_t>(s.n));
+    Set outside = n.clique;
+    outside.andNot(all);
+    Set stray = n.candidates;
+    stray.andNot(all);
+    if (!outside.empty() || !stray.empty() || static_cast<int>(n.clique.count()) != n.size) return false;
+    if ((depth >= 0 && depth != n.size) || n.bound < n.size || n.bound > s.n) return false;
+    bool ok = true;
+    n.clique.forEach([&](std::size_t v) {
+      Set others = n.clique;
+      others.andNot(s.adj[v]);  // left: v itself, if the clique is one
+      Set cand = n.candidates;
+      cand.andNot(s.adj[v]);
+      ok = ok && others.count() == 1 && others.test(v) && cand.empty();
+    });
+    return ok;
+  }
+
   // The node's clique as vertices of the file (0-based), ascending.
   static std::vector<int> originalVertices(const Space& s, const Node& n) {
     std::vector<int> out;

@@ -12,6 +12,8 @@
 #include <bit>
 #include <cstdint>
 
+#include "jackdaw/core/stats.hpp"
+
 namespace jackdaw::nqueens {
 
 struct Board {
@@ -31,6 +33,15 @@ inline Node makeRoot(const Board& b) { return Node{0, 0, 0, b.n}; }
 struct Model {
   using Space = Board;
   using Node = nqueens::Node;
+  // A saved task (a checkpoint; core/model.hpp, ChecksNodes): one queen per row placed so far, in
+  // distinct columns of the board, each attacking at most one square of the next row per diagonal.
+  // (Which squares those are is not checked: that would need the queens' rows.)
+  static bool valid(const Space& b, const Node& q, int depth) {
+    const int placed = b.n - q.rowsLeft;
+    return q.rowsLeft >= 0 && placed >= 0 && (depth < 0 || depth == placed) && (q.cols & ~b.full()) == 0 &&
+           std::popcount(q.cols) == placed && std::popcount(q.left) <= placed && std::popcount(q.right) <= placed &&
+           (q.right & ~b.full()) == 0;
+  }
   struct Generator {
     Generator(const Space& s, const Node& p)
         : parent(p), free(s.full() & ~(p.cols | p.left | p.right)), numChildren(std::popcount(free)) {}
@@ -50,6 +61,8 @@ struct CountSolutions {
   std::uint64_t solutions = 0;
   void accumulate(const Node& q) { solutions += (q.rowsLeft == 0); }
   void combine(const CountSolutions& o) { solutions += o.solutions; }
+  // A solution is a node visited (core/model.hpp, ChecksCounts).
+  bool consistentWith(const SearchStats& s) const { return solutions <= s.nodes; }
   std::uint64_t get() const { return solutions; }
 };
 

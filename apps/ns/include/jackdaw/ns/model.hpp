@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include "jackdaw/core/search_kind.hpp"
+#include "jackdaw/core/stats.hpp"
 #include "jackdaw/ns/kernels.hpp"
 #include "jackdaw/ns/node.hpp"
 
@@ -88,6 +89,13 @@ struct GenusCounts {
   void combine(const GenusCounts& o) {
     for (std::size_t i = 0; i < capacity; ++i) counts[i] += o.counts[i];
   }
+  // Every node visited is counted once, in its genus (core/model.hpp, ChecksCounts).
+  bool consistentWith(const SearchStats& s) const {
+    std::uint64_t sum = 0;
+    for (const auto c : counts)
+      if (__builtin_add_overflow(sum, c, &sum)) return false;
+    return sum == s.nodes;
+  }
   const std::array<std::uint64_t, capacity>& get() const { return counts; }
 };
 
@@ -101,6 +109,8 @@ struct Model {
   using Kernels = Isa;
   static constexpr int maxGenus = Node::maxGenus;
   static Node root() { return rootNode<Size>(); }
+  // A saved task (a checkpoint): a semigroup, at the depth of its genus (core/model.hpp, ChecksNodes).
+  static bool valid(const Space&, const Node& n, int depth) { return (depth < 0 || n.g == depth) && isTreeNode(n); }
   // Every skeleton's task loop, compiled for Isa with the kernels inlined (core/model.hpp runHot).
   template <class F>
   static void hot(F& loop) { Isa::hot(loop); }

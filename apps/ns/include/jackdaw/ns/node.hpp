@@ -61,4 +61,40 @@ Node<Size> rootNode() {
   return r;
 }
 
+// Whether `n` is a node of the tree at all: the decomposition numbers of a numerical semigroup
+// (exactly the pairs of its elements, so S is closed under addition below span), with the gens bits,
+// conductor, multiplicity and genus that S has. O(span^2 / 2) byte compares: a checkpoint's saved
+// tasks are checked with it before a resumed search counts their subtrees.
+template <int Size>
+bool isTreeNode(const Node<Size>& n) {
+  using N = Node<Size>;
+  for (int i = 0; i < kFront; ++i)
+    if (n.raw[i] != 0) return false;
+  const auto* dec = n.dec();
+  const auto in = [&](int x) { return dec[x] != 0; };
+  if (n.g > N::maxGenus || n.c < 1 || n.m < 1 || n.c >= N::span) return false;
+  for (int x = 0; x < N::span; ++x) {  // every pair {a, x - a} of S, a <= x - a
+    int pairs = 0;
+    for (int a = 0; a <= x / 2; ++a) pairs += in(a) && in(x - a);
+    if (dec[x] != pairs) return false;
+    const bool gen = (n.gens[x / 64] >> (x % 64)) & 1;
+    if (gen != (pairs == 1)) return false;
+  }
+  static_assert(N::span % 64 == 0);
+  for (int w = N::span / 64; w < N::genWords; ++w)  // the zero words past span
+    if (n.gens[w] != 0) return false;
+  int gaps = 0, m = 0;
+  for (int x = 1; x < N::span; ++x) {
+    if (!in(x)) {
+      if (x >= n.c) return false;  // every x >= c is in S
+      ++gaps;
+    } else if (m == 0) {
+      m = x;
+    }
+  }
+  // The root N has no gap; its conductor is kept as 1 (its only generator, 1, is its child).
+  const bool conductor = gaps == 0 ? n.c == 1 : !in(n.c - 1);
+  return conductor && gaps == n.g && m == n.m;
+}
+
 }  // namespace jackdaw::ns

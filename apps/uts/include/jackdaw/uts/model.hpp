@@ -14,8 +14,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
+#include "jackdaw/core/stats.hpp"
 #include "jackdaw/uts/rng.hpp"
 
 namespace jackdaw::uts {
@@ -63,6 +67,10 @@ inline double geometricMean(const TreeParams& t, int depth) {
 struct Tree {
   TreeParams params;
   std::vector<double> logOneMinusP;  // by height; heights past the end are computed on the spot
+  // A node deeper than this that has children ends the search with TooDeep: each level costs every
+  // worker's depth-first stack memory, so an infinite tree (supercritical, and this seed's did not
+  // die out) would otherwise grow until memory runs out. The app sets it from --memory-limit.
+  int maxHeight = std::numeric_limits<int>::max();
 
   Tree() : Tree(TreeParams{}) {}
   explicit Tree(const TreeParams& t) : params(t) {
@@ -110,6 +118,18 @@ inline int numChildrenOf(const Tree& tree, const State& s, int height) {
   return n;
 }
 
+// Memory one level of depth may cost a worker: its depth-first frame and the siblings it may hand
+// out as tasks. An upper estimate: an infinite tree (q * m = 2) stopped at 1,048,576 levels on one
+// worker had a peak RSS of 100 MB, about 100 bytes a level.
+inline constexpr std::uint64_t kBytesPerLevel = 1024;
+
+struct TooDeep : std::runtime_error {
+  explicit TooDeep(int height)
+      : std::runtime_error("the tree goes deeper than " + std::to_string(height) +
+                           " levels, as deep as --memory-limit lets every worker's depth-first stack grow: it is "
+                           "probably infinite (its expected size is), so it cannot be counted") {}
+};
+
 inline Node makeNode(const Tree& t, const State& s, int height) {
   return Node{s, height, numChildrenOf(t, s, height)};
 }
@@ -120,13 +140,20 @@ struct Model {
   using Space = Tree;
   using Node = uts::Node;
   struct Generator {
-    Generator(const Space& s, const Node& p) : space(s), parent(p), numChildren(p.numChildren) {}
+    Generator(const Space& s, const Node& p) : space(s), parent(p), numChildren(p.numChildren) {
+      if (numChildren > 0 && p.height >= s.maxHeight) throw TooDeep(s.maxHeight);
+    }
     const Space& space;
     const Node& parent;
     int numChildren;
     int i = 0;
     Node next() { return makeNode(space, childState(parent.state, i++), parent.height + 1); }
   };
+  // A saved task (a checkpoint; core/model.hpp, ChecksNodes): at the depth of its height, with the
+  // child count its state gives. (The state itself, a SHA-1, cannot be traced back to the root.)
+  static bool valid(const Space& t, const Node& n, int depth) {
+    return n.height >= 0 && (depth < 0 || depth == n.height) && n.numChildren == numChildrenOf(t, n.state, n.height);
+  }
 };
 
 // Enumerator: nodes, leaves and the deepest height (a monoid, so parallel skeletons can combine).
@@ -142,6 +169,8 @@ struct Counts {
     leaves += o.leaves;
     maxDepth = std::max(maxDepth, o.maxDepth);
   }
+  // Every node visited is counted (core/model.hpp, ChecksCounts).
+  bool consistentWith(const SearchStats& s) const { return nodes == s.nodes && leaves <= nodes && maxDepth <= s.maxDepth; }
   const Counts& get() const { return *this; }
 };
 

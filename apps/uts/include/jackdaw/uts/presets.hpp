@@ -26,9 +26,13 @@ double expectedNodes(const TreeParams& t);
 // Whether `t` is exactly one of the sample trees.
 bool isPreset(const TreeParams& t);
 
-// Throws InputError, explaining which parameters are at fault, for a tree whose expected size is
-// infinite or beyond 2^63 nodes (a run would never end, and its counters could not hold the count).
-// The sample trees are exempt: each is one realisation whose size UTS published.
-void checkCountable(const TreeParams& t);
+// Throws InputError, explaining which parameters are at fault, for a tree that cannot end (every
+// binomial node has children; a geometric mean that never falls below 1) or whose expected size is
+// finite but beyond 2^63 nodes. Returns a warning (empty: none) for a tree whose expected size is
+// infinite only because a binomial part is critical or supercritical (q * m >= 1, q < 1): the tree
+// of one seed is often finite (the UTS papers' stress trees), so it is counted, and the depth limit
+// of Tree::maxHeight stops one that is not. The sample trees are exempt: each is one realisation
+// whose size UTS published.
+std::string checkCountable(const TreeParams& t);
 
 }  // namespace jackdaw::uts
