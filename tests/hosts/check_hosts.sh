@@ -161,6 +161,7 @@ faults)
         if grep -Eq "$want" "$out" && [ -z "$(on_host "${HOST[0]}")" ]; then break; fi
         sleep 0.2
       done
+      secs=$((SECONDS - t0))
       # The ranks are gone; mpirun gets a few seconds to notice and end by itself.
       for _ in $(seq 40); do
         [ "$rc" != running ] && break
@@ -168,7 +169,7 @@ faults)
         sleep 0.2
       done
     fi
-    secs=$((SECONDS - t0))
+    [ "$want" = answer ] && secs=$((SECONDS - t0))
     local survivors
     survivors=$(on_host "${HOST[0]}" | wc -l)
     if [ "$rc" = running ]; then
@@ -194,7 +195,7 @@ faults)
     # Whatever is left on the hosts (the cut-off host's ranks and daemon) goes before the next one.
     for h in "${HOST[@]}"; do for p in $(on_host "$h"); do kill -KILL "$p" 2>/dev/null; done; done
   }
-  for osc in default ucx; do
+  for osc in ${FAULT_OSC:-default ucx}; do
     extra=""
     [ $osc = ucx ] && extra="--mca osc ucx"
     scenario "cut3s-$osc" answer "$extra" '"$here/cluster.sh" link "$cluster" "$victim_host" down; sleep 3; "$here/cluster.sh" link "$cluster" "$victim_host" up'

@@ -65,7 +65,21 @@ case "$cmd" in
     ;;
   link)
     host="${3:?}" state="${4:?up|down}"
-    exec ip link set "$(vethOf "$host")b" "$state"
+    ip link set "$(vethOf "$host")b" "$state"
+    [ "$state" = up ] || exit 0
+    # Back up: addresses that failed to resolve while it was cut off would make connections fail
+    # with "no route to host" for a while (a daemon started now would give up). Forget them, and
+    # return once the host answers.
+    ip -n "$(nsOf "$host")" neigh flush all 2>/dev/null || true
+    ip neigh flush dev "$bridge" 2>/dev/null || true
+    # shellcheck disable=SC1091
+    bridgeAddr=$(. "$dir/hosts.env"; echo "${SUBNET%.0/24}.1")
+    for _ in $(seq 50); do
+      ip netns exec "$(nsOf "$host")" ping -c1 -W1 "$bridgeAddr" >/dev/null 2>&1 && exit 0
+      sleep 0.1
+    done
+    echo "cluster.sh: host $host does not answer after its link came back" >&2
+    exit 1
     ;;
   limit)
     host="${3:?}" rate="${4:?RATE|none}"
@@ -137,7 +151,7 @@ cat >"$dir/hosts.env" <<ENV
 HOSTS=${hostsCsv}
 SUBNET=${subnet}.0/24
 AGENT=${dir}/agent
-MPIRUN_HOSTS_ARGS="--mca plm_rsh_agent ${dir}/agent --mca oob_tcp_if_include ${subnet}.0/24 --mca btl_tcp_if_include ${subnet}.0/24 --mca plm_rsh_no_tree_spawn 1"
+MPIRUN_HOSTS_ARGS="--mca plm_rsh_agent ${dir}/agent --mca oob_tcp_if_include ${subnet}.0/24 --mca btl_tcp_if_include ${subnet}.0/24 --mca plm_rsh_no_tree_spawn 1 --mca orte_startup_timeout 60"
 ENV
 # Each host answers on the bridge before anyone uses it.
 for i in $(seq "$n"); do
