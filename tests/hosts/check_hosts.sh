@@ -200,7 +200,7 @@ faults)
     [ $osc = ucx ] && extra="--mca osc ucx"
     scenario "cut3s-$osc" answer "$extra" '"$here/cluster.sh" link "$cluster" "$victim_host" down; sleep 3; "$here/cluster.sh" link "$cluster" "$victim_host" up'
     scenario "cut-$osc" "rank 0: watchdog: .*rank 1 " "$extra" '"$here/cluster.sh" link "$cluster" "$victim_host" down'
-    scenario "kill9-$osc" "exited on signal 9|rank 1 .*(killed|signal)" "$extra" 'kill -KILL "$victim_pid"'
+    scenario "kill9-$osc" "exited on signal 9|rank 1 .*(killed|signal)|to rank 1 failed .*probably gone" "$extra" 'kill -KILL "$victim_pid"'
     scenario "stop-$osc" "rank 0: watchdog: .*rank 1 " "$extra" 'kill -STOP "$victim_pid"'
   done
   ;;

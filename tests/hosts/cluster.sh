@@ -93,6 +93,13 @@ case "$cmd" in
 esac
 
 n="${3:?usage: cluster.sh start DIR N}"
+case "$dir/" in
+  /tmp/*|/dev/shm/*)
+    # Every host mounts its own /tmp and /dev/shm: the agent and the work there would not exist
+    # on the hosts, and mpirun would wait for daemons that could not start.
+    echo "cluster.sh: $dir is under /tmp or /dev/shm, which each emulated host replaces with its own; use a folder elsewhere" >&2
+    exit 2 ;;
+esac
 [[ "$n" =~ ^[1-8]$ ]] || { echo "cluster.sh: N must be 1..8" >&2; exit 2; }
 [ "$(id -u)" -eq 0 ] || { echo "cluster.sh: needs root (ip netns)" >&2; exit 2; }
 for tool in ip unshare tc; do command -v "$tool" >/dev/null || { echo "cluster.sh: $tool missing (iproute2, util-linux)" >&2; exit 2; }; done
