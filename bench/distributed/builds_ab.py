@@ -32,8 +32,10 @@ UTS = (["apps/uts/uts", "--tree", "T1L", "--skeleton", "budget", "-b", "100000"]
 CONFIGS = [  # name, app, ranks, workers
     ("ns -g 35 budget, 1 rank x 2 workers", NS, 1, 2),
     ("ns -g 35 budget, 2 ranks x 1 worker", NS, 2, 1),
+    ("maxclique DSJC500_5 -d 2, 1 rank x 2 workers", MC, 1, 2),
     ("maxclique DSJC500_5 -d 2, 2 ranks x 1 worker", MC, 2, 1),
     ("maxclique DSJC500_5 -d 2, 4 ranks x 1 worker", MC, 4, 1),
+    ("uts T1L budget, 1 rank x 2 workers", UTS, 1, 2),
     ("uts T1L budget, 2 ranks x 1 worker", UTS, 2, 1),
 ]
 
