@@ -5,7 +5,8 @@
 # GRAIN fixed (default): -d 2 -b 500; auto: no -d / -b, so the apps' default automatic grain,
 # aimed at 50 us tasks so that it retunes and deepens even on these small trees.
 #   check_matrix.sh BUILD_DIR INSTANCES_DIR RANKS [POLICY] [BOARD] [BOARD_SAMPLE] [STEAL] [SEED_TREE] [GRAIN]
-# MATRIX_EXTRA: more flags for every run (e.g. --board-transport messages).
+# MATRIX_EXTRA: more flags for every run (e.g. --board-transport messages). MATRIX_WORKERS: the
+# worker counts (default "1 2").
 set -euo pipefail
 build="$1"; inst="$2"; k="$3"; policy="${4:-random}"; board="${5:-all}"; sample="${6:-4}"; steal="${7:-half}"; seedtree="${8:-0}"
 grain="${9:-fixed}"
@@ -22,7 +23,7 @@ check() {  # regex, command...
   grep -Eq "$want" <<<"$out" || { echo "FAIL (answer, want /$want/): $*"; echo "$out" | tail -5; fails=$((fails + 1)); }
 }
 mc="$build/apps/maxclique/maxclique"; ns="$build/apps/ns/ns"
-for w in 1 2; do
+for w in ${MATRIX_WORKERS:-1 2}; do
   for sk in depth_bounded budget stack_stealing ordered; do
     common=(--skeleton "$sk" --threads "$w" "${g[@]}" --policy "$policy" --board "$board" --board-sample "$sample" --steal "$steal" --seed-tree "$seedtree" ${MATRIX_EXTRA:-})
     check "omega = 12" "$mc" "$inst/dimacs/brock200_2.clq" "${common[@]}"
