@@ -154,6 +154,7 @@ faults)
     local rc=running secs=0
     if [ "$want" = answer ]; then
       wait "$job"; rc=$?
+      secs=$((SECONDS - t0))
     else
       # The bound: --watchdog 5, 10 s for MPI_Abort to act (failure.hpp), 15 s of slack for a loaded machine.
       while [ $((SECONDS - t0)) -lt 30 ]; do
@@ -169,7 +170,6 @@ faults)
         sleep 0.2
       done
     fi
-    [ "$want" = answer ] && secs=$((SECONDS - t0))
     local survivors
     survivors=$(on_host "${HOST[0]}" | wc -l)
     if [ "$rc" = running ]; then
