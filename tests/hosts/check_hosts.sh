@@ -29,7 +29,8 @@ trap cleanup EXIT
 trap 'cleanup; exit 130' INT TERM
 
 start_hosts() {  # N
-  "$here/cluster.sh" start "$cluster" "$1" >/dev/null || { echo "FAIL: cannot start $1 emulated hosts"; exit 1; }
+  # The hosts see the checkout, the build, the instances and the work folder, wherever they are.
+  CLUSTER_SHARE="$(dirname "$here") $build $inst $work" "$here/cluster.sh" start "$cluster" "$1" >/dev/null || { echo "FAIL: cannot start $1 emulated hosts"; exit 1; }
   # shellcheck disable=SC1091
   . "$cluster/hosts.env"
   IFS=, read -r -a HOST <<<"$HOSTS"
