@@ -176,6 +176,10 @@ void boundPingPongBoard() {
     else
       while (b.bound() < k) {
         b.progress();  // on messages: the bound arrives here
+        // On a window without remote atomics in the network (osc ucx over TCP) the writer's
+        // accumulate completes only when this rank enters MPI; the comm thread does so every turn.
+        int flag = 0;
+        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
         std::this_thread::yield();
       }
   }

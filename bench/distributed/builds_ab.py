@@ -13,6 +13,7 @@ configurations whose name contains TEXT.
 import argparse
 import os
 import statistics
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -32,8 +33,10 @@ UTS = (["apps/uts/uts", "--tree", "T1L", "--skeleton", "budget", "-b", "100000"]
 CONFIGS = [  # name, app, ranks, workers
     ("ns -g 35 budget, 1 rank x 2 workers", NS, 1, 2),
     ("ns -g 35 budget, 2 ranks x 1 worker", NS, 2, 1),
+    ("maxclique DSJC500_5 -d 2, 1 rank x 2 workers", MC, 1, 2),
     ("maxclique DSJC500_5 -d 2, 2 ranks x 1 worker", MC, 2, 1),
     ("maxclique DSJC500_5 -d 2, 4 ranks x 1 worker", MC, 4, 1),
+    ("uts T1L budget, 1 rank x 2 workers", UTS, 1, 2),
     ("uts T1L budget, 2 ranks x 1 worker", UTS, 2, 1),
 ]
 
@@ -65,6 +68,17 @@ def measures(j):
             "steals": t["steal_requests"]}
 
 
+def source_commit(build):
+    """The commit a build folder was configured from (its CMake cache names the source folder)."""
+    try:
+        with open(os.path.join(build, "CMakeCache.txt")) as f:
+            src = next(line.split("=", 1)[1].strip() for line in f if line.startswith("CMAKE_HOME_DIRECTORY"))
+        r = subprocess.run(["git", "-C", src, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+        return r.stdout.strip() or "unknown commit"
+    except (OSError, StopIteration):
+        return "unknown commit"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("a")
@@ -79,7 +93,7 @@ def main():
     builds = {"A": os.path.abspath(a.a), "B": os.path.abspath(a.b)}
     lines = ["# Two builds on distributed runs, alternated", "",
              f"- command: `bench/distributed/builds_ab.py A B --reps {a.reps}"
-             + (f" --only '{a.only}'" if a.only else "") + f"` (A = {a.a}, B = {a.b})",
+             + (f" --only '{a.only}'" if a.only else "") + f"` (A = a build of {source_commit(a.a)}, B = a build of {source_commit(a.b)})",
              f"- machine: {benchlib.machine()}", f"- date: {benchlib.utc_now()}",
              "- ranks run with `mpirun --oversubscribe` and Open MPI's default binding (one core per rank for 2 ranks);",
              "  seconds = the app's search time (rank 0); rtt = median steal round trip over all ranks (log2 bins, bin",

@@ -37,7 +37,29 @@ namespace {
 // Once one board of this process found no one-sided component, later boards (one per search leg)
 // go straight to messages, and the notice is printed once.
 std::atomic<bool> gWindowsFailed{false};
+
+std::string mpiErrorText(int rc) {
+  char text[MPI_MAX_ERROR_STRING] = "";
+  int len = 0;
+  MPI_Error_string(rc, text, &len);
+  return std::string(text, static_cast<std::size_t>(len));
+}
 }  // namespace
+
+// The window returns its errors (set in createWindow): an operation to a rank whose process or
+// host is gone fails here with that rank's number, instead of aborting this rank with MPI's
+// generic message before mpirun can say which rank died.
+void LoadBoard::check(int rc, const char* call, int target) {
+  if (rc == MPI_SUCCESS) return;
+  if (target < 0) {
+    // A flush to every rank failed: find the first rank whose own flush fails.
+    for (int t = 0; t < size_ && target < 0; ++t)
+      if (MPI_Win_flush(t, win_) != MPI_SUCCESS) target = t;
+  }
+  const std::string whom = target < 0 ? std::string("a rank") : "rank " + std::to_string(target);
+  throw std::runtime_error("the load board's one-sided " + std::string(call) + " to " + whom + " failed (" +
+                           mpiErrorText(rc) + "): " + whom + "'s process or host is probably gone");
+}
 
 LoadBoard::LoadBoard(MPI_Comm comm, BoundSense sense, BoardScheme scheme, BoardTransport transport)
     : sense_(sense), scheme_(scheme) {
@@ -87,6 +109,7 @@ bool LoadBoard::createWindow(MPI_Aint cells, BoardTransport transport) {
     return false;
   }
   std::memset(base_, 0, static_cast<std::size_t>(cells) * sizeof(std::uint64_t));
+  MPI_Win_set_errhandler(win_, MPI_ERRORS_RETURN);
   int* model = nullptr;
   int flag = 0;
   MPI_Win_get_attr(win_, MPI_WIN_MODEL, &model, &flag);
@@ -119,7 +142,7 @@ bool LoadBoard::progress() { return msgs_ && msgs_->progress(); }
 
 void LoadBoard::settle() {
   if (msgs_) return msgs_->settle();
-  MPI_Win_flush_all(win_);
+  check(MPI_Win_flush_all(win_), "MPI_Win_flush_all");
   MPI_Barrier(comm_);
 }
 
@@ -187,15 +210,15 @@ void LoadBoard::publish(RankRecord mine) {
     publishNs_ += nowNs() - t0;
     return;
   }
-  for (int t = 0; t < size_; ++t) MPI_Put(&odd, 1, MPI_UINT64_T, t, disp, 1, MPI_UINT64_T, win_);
-  MPI_Win_flush_all(win_);
+  for (int t = 0; t < size_; ++t) check(MPI_Put(&odd, 1, MPI_UINT64_T, t, disp, 1, MPI_UINT64_T, win_), "MPI_Put", t);
+  check(MPI_Win_flush_all(win_), "MPI_Win_flush_all");
   for (int t = 0; t < size_; ++t) {
-    MPI_Put(fields, 5, MPI_UINT64_T, t, disp + 1, 5, MPI_UINT64_T, win_);
-    MPI_Put(&mine.pooled, 1, MPI_UINT64_T, t, disp + kPooledCell, 1, MPI_UINT64_T, win_);
+    check(MPI_Put(fields, 5, MPI_UINT64_T, t, disp + 1, 5, MPI_UINT64_T, win_), "MPI_Put", t);
+    check(MPI_Put(&mine.pooled, 1, MPI_UINT64_T, t, disp + kPooledCell, 1, MPI_UINT64_T, win_), "MPI_Put", t);
   }
-  MPI_Win_flush_all(win_);
-  for (int t = 0; t < size_; ++t) MPI_Put(&even, 1, MPI_UINT64_T, t, disp, 1, MPI_UINT64_T, win_);
-  MPI_Win_flush_all(win_);
+  check(MPI_Win_flush_all(win_), "MPI_Win_flush_all");
+  for (int t = 0; t < size_; ++t) check(MPI_Put(&even, 1, MPI_UINT64_T, t, disp, 1, MPI_UINT64_T, win_), "MPI_Put", t);
+  check(MPI_Win_flush_all(win_), "MPI_Win_flush_all");
   ++publishes_;
   publishNs_ += nowNs() - t0;
 }
@@ -210,9 +233,10 @@ void LoadBoard::fetch(std::span<const int> peers, std::span<std::optional<RankRe
   // seq again — the seqlock reader's order, across the network.
   auto phase = [&](int offset, int cells, int disp) {
     for (std::size_t i : todo)
-      MPI_Get(&buf[i * kCells + offset], cells, MPI_UINT64_T, peers[i], recordCell(peers[i]) + disp, cells,
-              MPI_UINT64_T, win_);
-    for (std::size_t i : todo) MPI_Win_flush(peers[i], win_);
+      check(MPI_Get(&buf[i * kCells + offset], cells, MPI_UINT64_T, peers[i], recordCell(peers[i]) + disp, cells,
+                    MPI_UINT64_T, win_),
+            "MPI_Get", peers[i]);
+    for (std::size_t i : todo) check(MPI_Win_flush(peers[i], win_), "MPI_Win_flush", peers[i]);
   };
   for (int attempt = 0; attempt < 4 && !todo.empty(); ++attempt) {
     if (msgs_) {
@@ -258,16 +282,17 @@ std::uint64_t LoadBoard::fetchHeartbeat(int r) {
     msgs_->get(r, recordCell(r) + kHeartbeatCell, 1, &v);
     return v;
   }
-  MPI_Get(&v, 1, MPI_UINT64_T, r, recordCell(r) + kHeartbeatCell, 1, MPI_UINT64_T, win_);
-  MPI_Win_flush(r, win_);
+  check(MPI_Get(&v, 1, MPI_UINT64_T, r, recordCell(r) + kHeartbeatCell, 1, MPI_UINT64_T, win_), "MPI_Get", r);
+  check(MPI_Win_flush(r, win_), "MPI_Win_flush", r);
   return v;
 }
 
 void LoadBoard::ring(int victim) {
   const std::uint64_t one = 1;
   if (msgs_) return msgs_->accumulate(victim, kDoorbell, 1, detail::BoardMessages::Op::Sum);
-  MPI_Accumulate(&one, 1, MPI_UINT64_T, victim, kDoorbell, 1, MPI_UINT64_T, MPI_SUM, win_);
-  MPI_Win_flush(victim, win_);
+  check(MPI_Accumulate(&one, 1, MPI_UINT64_T, victim, kDoorbell, 1, MPI_UINT64_T, MPI_SUM, win_), "MPI_Accumulate",
+        victim);
+  check(MPI_Win_flush(victim, win_), "MPI_Win_flush", victim);
 }
 
 Candidates LoadBoardView::candidates(int self, int size) {
@@ -291,8 +316,9 @@ void LoadBoard::accumulateEverywhere(std::int64_t v, int cell, MPI_Op op) {
     for (int t = 0; t < size_; ++t) msgs_->accumulate(t, cell, v, m);
     return;
   }
-  for (int t = 0; t < size_; ++t) MPI_Accumulate(&v, 1, MPI_INT64_T, t, cell, 1, MPI_INT64_T, op, win_);
-  MPI_Win_flush_all(win_);
+  for (int t = 0; t < size_; ++t)
+    check(MPI_Accumulate(&v, 1, MPI_INT64_T, t, cell, 1, MPI_INT64_T, op, win_), "MPI_Accumulate", t);
+  check(MPI_Win_flush_all(win_), "MPI_Win_flush_all");
 }
 
 void LoadBoard::publishBound(std::int64_t v) { accumulateEverywhere(v, kBound, sense_ == BoundSense::Maximise ? MPI_MAX : MPI_MIN); }
@@ -315,8 +341,8 @@ void LoadBoard::publishHeartbeat() {
     store(static_cast<int>(disp), v, std::memory_order_release);
     return;
   }
-  for (int t = 0; t < size_; ++t) MPI_Put(&v, 1, MPI_UINT64_T, t, disp, 1, MPI_UINT64_T, win_);
-  MPI_Win_flush_all(win_);
+  for (int t = 0; t < size_; ++t) check(MPI_Put(&v, 1, MPI_UINT64_T, t, disp, 1, MPI_UINT64_T, win_), "MPI_Put", t);
+  check(MPI_Win_flush_all(win_), "MPI_Win_flush_all");
 }
 
 double LoadBoard::timedRead(int peer) {
@@ -326,8 +352,9 @@ double LoadBoard::timedRead(int peer) {
     msgs_->get(peer, recordCell(peer), kRecordCells, buf);
     return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
   }
-  MPI_Get(buf, kRecordCells, MPI_UINT64_T, peer, recordCell(peer), kRecordCells, MPI_UINT64_T, win_);
-  MPI_Win_flush(peer, win_);
+  check(MPI_Get(buf, kRecordCells, MPI_UINT64_T, peer, recordCell(peer), kRecordCells, MPI_UINT64_T, win_), "MPI_Get",
+        peer);
+  check(MPI_Win_flush(peer, win_), "MPI_Win_flush", peer);
   return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
 }
 

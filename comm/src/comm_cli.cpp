@@ -47,7 +47,7 @@ void addCommOptions(CLI::App& app, CommOptions& comm, StealOptions& steal, const
       ->check(cli::whole(1, 1 << 20));
   cli::addChoice(app, "--steal", comm.stealHalf, {{"one", false}, {"half", true}},
                  "Between ranks: a victim gives half its spare tasks, shallowest first (half), or one task per steal "
-                 "(one, the default before 24 Nov 2026)");
+                 "(one)");
   app.add_option("--seed-tree", comm.seedArity,
                  "Between ranks, at start-up: each rank's first request goes to its parent in a tree of ranks of this "
                  "arity, which answers once it has spare work (0 = off: every rank steals by its policy from the start)")

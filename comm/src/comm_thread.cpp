@@ -119,8 +119,12 @@ void CommThread::run() {
   while (!terminated_.load(std::memory_order_relaxed)) {
     const std::uint64_t now = nowNs();
     heartbeat_->beat(now);
-    bool active = board_.progress();  // a board on messages: what peers wrote and read
-    active |= pollIncoming(false);
+    // A board on messages: apply what peers wrote, answer their reads. Like a one-sided write,
+    // that is not work for this thread: it does not shorten the backoff (peers' records and
+    // heartbeats arrive all the time, and kept a busy rank's comm thread at its shortest sleep).
+    // A bound or stop it brought is found by propagate() below.
+    board_.progress();
+    bool active = pollIncoming(false);
     active |= protocol_->serveHeld(false);
     active |= propagate();
     active |= protocol_->onTurn(now, work_.needsWork());

@@ -29,7 +29,8 @@ trap cleanup EXIT
 trap 'cleanup; exit 130' INT TERM
 
 start_hosts() {  # N
-  "$here/cluster.sh" start "$cluster" "$1" >/dev/null || { echo "FAIL: cannot start $1 emulated hosts"; exit 1; }
+  # The hosts see the checkout, the build, the instances and the work folder, wherever they are.
+  CLUSTER_SHARE="$(dirname "$here") $build $inst $work" "$here/cluster.sh" start "$cluster" "$1" >/dev/null || { echo "FAIL: cannot start $1 emulated hosts"; exit 1; }
   # shellcheck disable=SC1091
   . "$cluster/hosts.env"
   IFS=, read -r -a HOST <<<"$HOSTS"
@@ -154,6 +155,7 @@ faults)
     local rc=running secs=0
     if [ "$want" = answer ]; then
       wait "$job"; rc=$?
+      secs=$((SECONDS - t0))
     else
       # The bound: --watchdog 5, 10 s for MPI_Abort to act (failure.hpp), 15 s of slack for a loaded machine.
       while [ $((SECONDS - t0)) -lt 30 ]; do
@@ -161,6 +163,7 @@ faults)
         if grep -Eq "$want" "$out" && [ -z "$(on_host "${HOST[0]}")" ]; then break; fi
         sleep 0.2
       done
+      secs=$((SECONDS - t0))
       # The ranks are gone; mpirun gets a few seconds to notice and end by itself.
       for _ in $(seq 40); do
         [ "$rc" != running ] && break
@@ -168,7 +171,6 @@ faults)
         sleep 0.2
       done
     fi
-    secs=$((SECONDS - t0))
     local survivors
     survivors=$(on_host "${HOST[0]}" | wc -l)
     if [ "$rc" = running ]; then
@@ -194,12 +196,12 @@ faults)
     # Whatever is left on the hosts (the cut-off host's ranks and daemon) goes before the next one.
     for h in "${HOST[@]}"; do for p in $(on_host "$h"); do kill -KILL "$p" 2>/dev/null; done; done
   }
-  for osc in default ucx; do
+  for osc in ${FAULT_OSC:-default ucx}; do
     extra=""
     [ $osc = ucx ] && extra="--mca osc ucx"
     scenario "cut3s-$osc" answer "$extra" '"$here/cluster.sh" link "$cluster" "$victim_host" down; sleep 3; "$here/cluster.sh" link "$cluster" "$victim_host" up'
     scenario "cut-$osc" "rank 0: watchdog: .*rank 1 " "$extra" '"$here/cluster.sh" link "$cluster" "$victim_host" down'
-    scenario "kill9-$osc" "exited on signal 9|rank 1 .*(killed|signal)" "$extra" 'kill -KILL "$victim_pid"'
+    scenario "kill9-$osc" "exited on signal 9|rank 1 .*(killed|signal)|to rank 1 failed .*probably gone" "$extra" 'kill -KILL "$victim_pid"'
     scenario "stop-$osc" "rank 0: watchdog: .*rank 1 " "$extra" 'kill -STOP "$victim_pid"'
   done
   ;;

@@ -2,7 +2,7 @@
 # A private cluster of emulated hosts for tests: N network namespaces on one machine, each a host
 # with its own hostname (a UTS namespace), loopback, /dev/shm, /tmp and System V IPC (a mount and an
 # IPC namespace per host), and an address on a private bridge. Everything else on the file system is
-# shared, as on a cluster with a shared file system: keep work folders out of /tmp. Open MPI sees N nodes and talks TCP
+# shared, as on a cluster with a shared file system (folders under /tmp: see CLUSTER_SHARE). Open MPI sees N nodes and talks TCP
 # between them; nothing crosses through shared memory.
 #
 #   cluster.sh start DIR N      create hosts DIR's-prefix-1..N; prints the variables below
@@ -65,7 +65,21 @@ case "$cmd" in
     ;;
   link)
     host="${3:?}" state="${4:?up|down}"
-    exec ip link set "$(vethOf "$host")b" "$state"
+    ip link set "$(vethOf "$host")b" "$state"
+    [ "$state" = up ] || exit 0
+    # Back up: addresses that failed to resolve while it was cut off would make connections fail
+    # with "no route to host" for a while (a daemon started now would give up). Forget them, and
+    # return once the host answers.
+    ip -n "$(nsOf "$host")" neigh flush all 2>/dev/null || true
+    ip neigh flush dev "$bridge" 2>/dev/null || true
+    # shellcheck disable=SC1091
+    bridgeAddr=$(. "$dir/hosts.env"; echo "${SUBNET%.0/24}.1")
+    for _ in $(seq 50); do
+      ip netns exec "$(nsOf "$host")" ping -c1 -W1 "$bridgeAddr" >/dev/null 2>&1 && exit 0
+      sleep 0.1
+    done
+    echo "cluster.sh: host $host does not answer after its link came back" >&2
+    exit 1
     ;;
   limit)
     host="${3:?}" rate="${4:?RATE|none}"
@@ -79,6 +93,20 @@ case "$cmd" in
 esac
 
 n="${3:?usage: cluster.sh start DIR N}"
+case "$dir/" in
+  /dev/shm/*)
+    echo "cluster.sh: $dir is under /dev/shm, which each emulated host replaces with its own; use a folder elsewhere" >&2
+    exit 2 ;;
+esac
+# Every host mounts a /tmp of its own. Folders under the machine's /tmp that the hosts need (this
+# cluster's folder, and CLUSTER_SHARE: e.g. a checkout, its build and the tests' work folders) are
+# bound back in at the same paths, as a shared file system would show them.
+keep=""
+for p in "$dir" ${CLUSTER_SHARE:-}; do
+  case "$p/" in
+    /tmp/?*) top="/tmp/$(cut -d/ -f3 <<<"$p")"; case " $keep " in *" $top "*) ;; *) keep="$keep $top" ;; esac ;;
+  esac
+done
 [[ "$n" =~ ^[1-8]$ ]] || { echo "cluster.sh: N must be 1..8" >&2; exit 2; }
 [ "$(id -u)" -eq 0 ] || { echo "cluster.sh: needs root (ip netns)" >&2; exit 2; }
 for tool in ip unshare tc; do command -v "$tool" >/dev/null || { echo "cluster.sh: $tool missing (iproute2, util-linux)" >&2; exit 2; }; done
@@ -120,14 +148,15 @@ awk '$2 ~ "^/sys/fs/cgroup" {printf "mkdir -p %s && mount -t %s -o %s %s %s\n", 
 
 # The rsh agent: `agent HOST [ssh options] COMMAND...` runs COMMAND on HOST, in its namespaces, with
 # its hostname, a /dev/shm and a /tmp of its own (as a real node has: Slurm's PMIx and Open MPI keep
-# per-job folders there) and the machine's cgroup file systems.
+# per-job folders there; the kept folders above bound back in) and the machine's cgroup file systems.
+mkdir -p /run/jackdaw-hosts-tmp  # where a host's mount namespace keeps the machine's /tmp in view
 cat >"$dir/agent" <<AGENT
 #!/usr/bin/env bash
 host="\$1"; shift
 while [ \$# -gt 0 ] && [ "\${1#-}" != "\$1" ]; do shift; done
 case "\$host" in ${prefix}-[0-9]*) ;; *) echo "agent: unknown host \$host" >&2; exit 255 ;; esac
 exec ip netns exec "${prefix}n\${host##*-}" unshare --uts --mount --ipc --propagation private \\
-  bash -c 'hostname "\$0" && mount -t tmpfs -o size=512m,mode=1777 tmpfs /dev/shm && mount -t tmpfs -o mode=1777 tmpfs /tmp && { bash "\$2" 2>/dev/null; exec bash -c "\$1"; }' \
+  bash -c 'hostname "\$0" && mount -t tmpfs -o size=512m,mode=1777 tmpfs /dev/shm && mount --rbind /tmp /run/jackdaw-hosts-tmp && mount -t tmpfs -o mode=1777 tmpfs /tmp && for k in ${keep}; do mkdir -p "\$k" && mount --rbind "/run/jackdaw-hosts-tmp/\${k#/tmp/}" "\$k" || exit 1; done && { bash "\$2" 2>/dev/null; exec bash -c "\$1"; }' \
   "\$host" "\$*" "${dir}/cgroup-mounts.sh"
 AGENT
 chmod +x "$dir/agent"
@@ -137,7 +166,7 @@ cat >"$dir/hosts.env" <<ENV
 HOSTS=${hostsCsv}
 SUBNET=${subnet}.0/24
 AGENT=${dir}/agent
-MPIRUN_HOSTS_ARGS="--mca plm_rsh_agent ${dir}/agent --mca oob_tcp_if_include ${subnet}.0/24 --mca btl_tcp_if_include ${subnet}.0/24 --mca plm_rsh_no_tree_spawn 1"
+MPIRUN_HOSTS_ARGS="--mca plm_rsh_agent ${dir}/agent --mca oob_tcp_if_include ${subnet}.0/24 --mca btl_tcp_if_include ${subnet}.0/24 --mca plm_rsh_no_tree_spawn 1 --mca orte_startup_timeout 60"
 ENV
 # Each host answers on the bridge before anyone uses it.
 for i in $(seq "$n"); do

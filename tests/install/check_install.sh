@@ -76,6 +76,10 @@ components all "loaded: search trace distributed app" "REQUIRED"
 components app "loaded: search trace distributed app" "REQUIRED;COMPONENTS;app"
 components search "loaded: search" "REQUIRED;COMPONENTS;search" "${hide[@]}"
 components trace "loaded: trace" "REQUIRED;COMPONENTS;trace" "${hide[@]:0:5}"  # nlohmann_json, ZLIB left
+# distributed alone: MPI, nlohmann_json, cereal, spdlog and CLI11 (its comm flags) found; the
+# app's and trace's own (OpenSSL, ZLIB) hidden.
+components distributed "loaded: search distributed" "REQUIRED;COMPONENTS;distributed" \
+  -DCMAKE_DISABLE_FIND_PACKAGE_OpenSSL=ON -DCMAKE_DISABLE_FIND_PACKAGE_ZLIB=ON
 components optional "loaded: search" "REQUIRED;COMPONENTS;search;OPTIONAL_COMPONENTS;distributed" "${hide[@]}"
 components no_mpi "fails: (module|dependency) MPI" "REQUIRED;COMPONENTS;distributed" -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON
 components unknown "fails: no component 'nosuch'" "REQUIRED;COMPONENTS;search;nosuch"

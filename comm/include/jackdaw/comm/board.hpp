@@ -153,6 +153,7 @@ class LoadBoard {
   static RankRecord decode(const std::uint64_t* cells) noexcept;  // the 8 cells of one record
 
   bool createWindow(MPI_Aint cells, BoardTransport transport);
+  void check(int rc, const char* call, int target = -1);  // throws, naming the rank, unless MPI_SUCCESS
   void accumulateEverywhere(std::int64_t v, int cell, MPI_Op op);  // into every rank's cell
 
   MPI_Comm comm_;
