@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <memory>
 #include <string>
 #include <thread>
 
@@ -115,6 +116,7 @@ TEST(RunSearch, AutoIsSeqOnOneWorkerOfOneRankElseTheKindsParallelSkeleton) {
 
   for (int threads : {1, 2}) {
     app::AppContext ctx;
+    ctx.log = std::make_shared<spdlog::logger>("auto");  // no sinks: the choice and the grain are logged
     ctx.opts.skeletonAuto = true;
     ctx.opts.budgetDefault = ctx.opts.spawnDepthDefault = true;
     ctx.opts.threads = threads;
