@@ -17,7 +17,7 @@ trap 'rm -rf "$TMP"' EXIT
 # run NAME CMD... : run once with --stats, print a markdown table row.
 run() {
   local name="$1"; shift
-  "$@" --stats "$TMP/s.json" >"$TMP/out.txt"
+  "$@" --skeleton seq --stats "$TMP/s.json" >"$TMP/out.txt"
   python3 - "$name" "$TMP/s.json" "$*" <<'PY'
 import json, sys
 name, path, cmd = sys.argv[1], sys.argv[2], sys.argv[3]

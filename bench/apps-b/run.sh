@@ -20,7 +20,7 @@ run() {
   local label=$1; shift
   local t0 t1 first status
   t0=$(date +%s.%N)
-  if timeout "$limit" "$@" --stats "$tmp/s.json" >"$tmp/out" 2>"$tmp/err"; then status=ok; else status="exit $? (124: time limit)"; fi
+  if timeout "$limit" "$@" --skeleton seq --stats "$tmp/s.json" >"$tmp/out" 2>"$tmp/err"; then status=ok; else status="exit $? (124: time limit)"; fi
   first=$(grep -m1 -E 'length|solutions|SAT|UNKNOWN' "$tmp/out" || true)
   t1=$(date +%s.%N)
   if [[ -s $tmp/s.json ]]; then

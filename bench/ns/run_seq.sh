@@ -18,7 +18,7 @@ NOTE=${NOTE:-}
 
 if [[ -z "${VARIANTS:-}" ]]; then
   VARIANTS=""
-  for v in avx512 avx2 sse2 scalar; do "$NS" -g 1 --simd "$v" >/dev/null 2>&1 && VARIANTS="$VARIANTS $v"; done
+  for v in avx512 avx2 sse2 scalar; do "$NS" -g 1 --simd "$v" --skeleton seq >/dev/null 2>&1 && VARIANTS="$VARIANTS $v"; done
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -42,7 +42,7 @@ median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2
     for ((r = 1; r <= REPS; r++)); do
       for v in $VARIANTS; do  # alternate the variants so load changes hit them alike
         # CPU seconds next to wall seconds: on a shared machine the former is the steadier figure.
-        TIMEFORMAT=%U; { time "$NS" -g "$g" --simd "$v" --stats "$tmp/s.json" >/dev/null; } 2>"$tmp/cpu"
+        TIMEFORMAT=%U; { time "$NS" -g "$g" --simd "$v" --skeleton seq --stats "$tmp/s.json" >/dev/null; } 2>"$tmp/cpu"
         python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["stats"]["nodes"], d["seconds"], open(sys.argv[2]).read().strip())' \
           "$tmp/s.json" "$tmp/cpu" >>"$tmp/$g.$v"
       done

@@ -89,12 +89,14 @@ def glasgow_result(out, mode):
 
 
 def jackdaw_result(doc, mode):
-    """Jackdaw's --stats JSON -> (answer, nodes); None when the search did not finish."""
-    if not doc.get("complete", False) and not (mode == "decision" and doc["result"].get("satisfiable")):
+    """Jackdaw's --stats JSON -> (answer, nodes); None when the search did not finish. An
+    interrupted run keeps its result under "partial_result" (apps/common finish.hpp)."""
+    res = doc.get("result", doc.get("partial_result", {}))
+    if not doc.get("complete", False) and not (mode == "decision" and res.get("satisfiable")):
         return None, doc["stats"]["nodes"]
     if mode == "count":
-        return int(doc["result"]["solutions"]), doc["stats"]["nodes"]
-    return bool(doc["result"]["satisfiable"]), doc["stats"]["nodes"]
+        return int(res["solutions"]), doc["stats"]["nodes"]
+    return bool(res["satisfiable"]), doc["stats"]["nodes"]
 
 
 def timed(cmd, timeout):
@@ -302,6 +304,8 @@ def self_test():
                           "decision") == (True, 4)
     assert jackdaw_result({"complete": False, "result": {"satisfiable": False}, "stats": {"nodes": 4}},
                           "decision") == (None, 4)
+    assert jackdaw_result({"complete": False, "partial_result": {"solutions": 3}, "stats": {"nodes": 9}},
+                          "count") == (None, 9)
     assert ratio_str(0.37) == "0.37" and ratio_str(0.00049) == "0.00049" and ratio_str(11.05) == "11.05"
     assert label({"pattern": "LV/g10", "target": "LV/g42"}) == "`LV/g10` → `LV/g42`"
     assert label({"pattern": "a/b/pattern", "target": "a/b/target"}) == "`a/b`"

@@ -4,8 +4,8 @@
     bench/startup/startup.py --old OLD_NQUEENS [--new build/apps/nqueens/nqueens] [--runs 20]
         [--ranks 1 2] [--out bench/results/startup.md] [--note TEXT] [-- APP_ARGS...]
 
-APP_ARGS default to `-n 4` (nqueens: 2 solutions, a search of microseconds); on more than one
-rank `--skeleton budget --threads 1` is added (seq runs on one rank only). For each rank count,
+APP_ARGS default to `-n 4` (nqueens: 2 solutions, a search of microseconds); on one rank
+`--skeleton seq` is added, on more `--skeleton budget --threads 1` (seq runs on one rank only). For each rank count,
 the runs alternate OLD, NEW, OLD, NEW, ... (RUNS of each); one rank is a plain exec, more are
 `mpirun -n R`. Reported per binary: the median wall seconds and the range [min, max]. Then one
 NEW run with --stats, whose "startup" section splits the time before the search (exec to main,
@@ -34,7 +34,7 @@ def launch(ranks):
 
 
 def rank_args(ranks):
-    return [] if ranks == 1 else ["--skeleton", "budget", "--threads", "1"]
+    return ["--skeleton", "seq"] if ranks == 1 else ["--skeleton", "budget", "--threads", "1"]
 
 
 def timed(cmd):

@@ -56,5 +56,23 @@ mout=$("$minimal" --skeleton depth_bounded -b auto 2>&1); rc=$?
 check '[ $rc -ne 0 ] && grep -q -- "--budget auto applies only to --skeleton budget" <<<"$mout"' \
   "-b auto typed with another skeleton is still refused"
 
-echo "$((15 - fails)) passed, $fails failed"
+# --skeleton auto (the default): seq on one worker of one rank, a parallel skeleton on two workers
+# and, on one worker, when --checkpoint needs one; --stats records the skeleton that ran.
+skel() { json "$1" "d[\"options\"][\"skeleton\"], d[\"options\"][\"skeleton_auto\"]"; }
+run_auto() {  # run_auto NAME ARGS...: 8 queens with ARGS, its --stats in $work/NAME.json
+  ms="$work/$1.json"; rm -f "$ms"; shift
+  mout=$("$minimal" "$@" --stats "$ms"); rc=$?
+}
+run_auto auto1 --threads 1
+check '[ $rc -eq 0 ] && [ "$mout" = "solutions: 92" ] && [ "$(skel "$ms")" = "seq True" ]' "auto on one worker: seq, 92 solutions"
+run_auto auto2 --threads 2
+check '[ $rc -eq 0 ] && [ "$mout" = "solutions: 92" ] && [[ "$(skel "$ms")" =~ ^(depth_bounded|budget|stack_stealing|ordered)\ True$ ]]' \
+  "auto on two workers: a parallel skeleton ($(skel "$ms")), 92 solutions"
+run_auto autock --threads 1 --checkpoint "$work/ck"
+check '[ $rc -eq 0 ] && [ "$mout" = "solutions: 92" ] && [[ "$(skel "$ms")" =~ ^(depth_bounded|budget|stack_stealing|ordered)\ True$ ]]' \
+  "auto on one worker with --checkpoint: a parallel skeleton ($(skel "$ms"))"
+run_auto seq --skeleton seq
+check '[ $rc -eq 0 ] && [ "$(skel "$ms")" = "seq False" ]' "--skeleton seq stays available"
+
+echo "$((19 - fails)) passed, $fails failed"
 [ $fails -eq 0 ]

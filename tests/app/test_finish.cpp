@@ -62,6 +62,8 @@ TEST(Finish, PrintsTheAnswerThenTheSummaryAndWritesStats) {
   EXPECT_EQ(doc["app"], "toy");
   EXPECT_EQ(doc["n"], 8);
   EXPECT_EQ(doc["result"]["solutions"], 92);
+  EXPECT_EQ(doc["partial"], false);
+  EXPECT_FALSE(doc.contains("partial_result"));
   EXPECT_EQ(doc["status"], "complete");
   EXPECT_EQ(doc["complete"], true);
   EXPECT_EQ(doc["stats"]["nodes"], 1000);
@@ -78,6 +80,34 @@ TEST(Finish, ExitCodeFollowsTheStatusUnlessTheAppSaysOtherwise) {
   EXPECT_EQ(run(ctx, StopReason::Interrupted, answered).first, app::kSuccess);
 }
 
+// Issue 53: an interrupted run's best so far must never read as the answer, whatever the app wrote.
+TEST(Finish, APartialRunIsMarkedByTheFrame) {
+  app::AppContext ctx;
+  ctx.name = "toy";
+  ctx.opts.statsFile = testing::TempDir() + "finish_partial.json";
+  app::Answer a;
+  a.line("chromatic number", 7);
+  a.result["chromatic_number"] = 7;
+  const auto [code, out] = run(ctx, StopReason::Interrupted, a);
+  EXPECT_EQ(code, app::kPartial);
+  EXPECT_EQ(out, std::string(app::kPartialHeader) + "\nchromatic number: 7\n" +
+                     app::summaryText(nodes(1000), 0.5, StopReason::Interrupted));
+  std::ifstream in(ctx.opts.statsFile);
+  const auto doc = nlohmann::json::parse(in);
+  EXPECT_EQ(doc["partial"], true);
+  EXPECT_FALSE(doc.contains("result"));
+  EXPECT_EQ(doc["partial_result"]["chromatic_number"], 7);
+  std::remove(ctx.opts.statsFile.c_str());
+  // An app that knows its answer is whole (a decision answered as the signal came) says so: not marked.
+  a.exitCode = app::kSuccess;
+  const auto [answered, text] = run(ctx, StopReason::Interrupted, a);
+  EXPECT_EQ(answered, app::kSuccess);
+  EXPECT_EQ(text.rfind("chromatic number: 7\n", 0), 0u);
+  std::ifstream again(ctx.opts.statsFile);
+  EXPECT_EQ(nlohmann::json::parse(again)["result"]["chromatic_number"], 7);
+  std::remove(ctx.opts.statsFile.c_str());
+}
+
 TEST(Finish, OnlyTheReportingRankPrints) {
   app::AppContext ctx;
   ctx.rank = 1;
@@ -89,7 +119,7 @@ TEST(Finish, OnlyTheReportingRankPrints) {
 
 TEST(Finish, AnAppFieldMayNotReplaceACommonOne) {
   app::AppContext ctx;
-  for (const char* key : {"status", "stats", "seconds", "result", "app"}) {
+  for (const char* key : {"status", "stats", "seconds", "result", "partial_result", "partial", "app"}) {
     app::Answer a;
     a.fields[key] = 1;
     EXPECT_THROW(run(ctx, StopReason::None, a), std::logic_error) << key;

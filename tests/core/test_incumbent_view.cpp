@@ -14,7 +14,8 @@ using namespace jackdaw;
 namespace {
 
 // A binary tree of depth `depth`; a node's value is how many right branches lead to it, so the
-// optimum is `depth`. Each child carries what its parent's generator was told.
+// optimum is `depth`. Each child carries what its parent's generator was told. The generator has
+// the three-argument constructor only: every search below builds it that way (issue 53).
 struct Tree {
   struct Space { int depth = 0; };
   struct Node {
@@ -32,7 +33,6 @@ struct Tree {
       best = v.bestOr(-1);
       goal = v.goal() ? *v.goal() : -1;
     }
-    Generator(const Space& s, const Node& p) : Generator(s, p, {}) {}
     Node next() { return {parent.depth + 1, parent.value + (taken++ == 1 ? 1 : 0), told, best, goal}; }
     const Node& parent;
     bool told = false;

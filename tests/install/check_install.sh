@@ -7,6 +7,11 @@
 #                                 (inclusion-exclusion), and every colouring found is checked
 #   examples/vertex_cover         jackdaw::solve, minimisation; the minimum cover of the complement
 #                                 of DIMACS graphs is n - omega (omega: instances/dimacs/ANSWERS.tsv)
+#   examples/chromatic_number     the app frame, minimisation and its decision (--decide K): chi of the
+#                                 DIMACS colouring graphs (instances/colouring/ANSWERS.tsv) and of
+#                                 random graphs (inclusion-exclusion), K = chi - 1 (no) and chi (yes),
+#                                 every colouring checked; with no flags (--skeleton auto), seq, and
+#                                 `mpirun -n 2` with no flags; an interrupted run resumed (--checkpoint)
 # (reference.py computes those answers without searching). The solve examples run on one process
 # under two skeletons and on two MPI ranks. The package by components:
 #   tests/install/search_only     find_package(Jackdaw COMPONENTS search) with MPI, OpenSSL, cereal,
@@ -28,7 +33,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 rm -rf "$work" && mkdir -p "$work"
 cmake --install "$build_dir" --prefix "$work/prefix" >/dev/null
 
-examples=(self_avoiding_walks knapsack_bb graph_colouring vertex_cover)
+examples=(self_avoiding_walks knapsack_bb graph_colouring vertex_cover chromatic_number)
 for ex in "${examples[@]}"; do
   cmake -S "$src_dir/examples/$ex" -B "$work/$ex" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
 done
@@ -94,6 +99,7 @@ saw="$work/self_avoiding_walks/saw"
 knapsack="$work/knapsack_bb/knapsack_bb"
 colouring="$work/graph_colouring/graph_colouring"
 cover="$work/vertex_cover/vertex_cover"
+chromatic="$work/chromatic_number/chromatic"
 
 # run OUT COMMAND...: runs it (never longer than 2 minutes) with its stdout in OUT; fails the test,
 # showing what it printed, if it exits non-zero.
@@ -200,3 +206,79 @@ for graph in MANN_a9 hamming6-4; do
   done
   echo "ok: vertex_cover --complement $graph: $((n - omega)) = $n - omega, on $how"
 done
+
+# The chromatic number (app frame): each graph with no flags (--skeleton auto: a parallel skeleton on
+# this machine's workers), with --skeleton seq, and on 2 ranks with no flags at all.
+frame_runs() {  # frame_runs NAME ARGS...: `outputs` lists what the three runs printed
+  local name="$1"; shift
+  outputs=("$name.auto" "$name.seq" "$name.ranks2")
+  run "${outputs[0]}" "$chromatic" "$@"
+  run "${outputs[1]}" "$chromatic" "$@" --skeleton seq
+  run "${outputs[2]}" "$mpiexec" --oversubscribe --allow-run-as-root -n 2 "$chromatic" "$@"
+}
+how="no flags, --skeleton seq, and mpirun -n 2 with no flags"
+answers="$src_dir/instances/colouring/ANSWERS.tsv"
+for graph in myciel3 myciel4 myciel5 queen5_5 queen6_6; do
+  file="$src_dir/instances/colouring/$graph.col"
+  chi=$(awk -v g="$graph" '$1 == g { print $4 }' "$answers")
+  frame_runs "$work/chromatic.$graph" "$file"
+  answer=$(python3 "$reference" chromatic_number "$file" "$chi" "${outputs[@]}") || { echo "$answer"; exit 1; }
+  for k in $((chi - 1)) "$chi"; do
+    frame_runs "$work/chromatic.$graph.decide$k" "$file" --decide "$k"
+    verdict=$(python3 "$reference" decide "$file" "$chi" "$k" "${outputs[@]}") || { echo "$verdict"; exit 1; }
+  done
+  echo "ok: chromatic $graph: $answer; --decide $((chi - 1)) and $chi: right and every colouring proper; $how"
+done
+# Random graphs, their chromatic number by inclusion-exclusion over independent sets.
+for g in "14 30 1" "16 50 2" "17 70 3"; do
+  read -r vertices density seed <<<"$g"
+  file="$work/random.$vertices.$density.$seed.col"
+  python3 "$reference" dimacs "$vertices" "$density" "$seed" "$file"
+  chi=$(python3 "$reference" chromatic_of "$file")
+  frame_runs "$work/chromatic.random.$seed" "$file"
+  answer=$(python3 "$reference" chromatic_number "$file" "$chi" "${outputs[@]}") || { echo "$answer"; exit 1; }
+  frame_runs "$work/chromatic.random.$seed.decide" "$file" --decide "$((chi - 1))"
+  python3 "$reference" decide "$file" "$chi" "$((chi - 1))" "${outputs[@]}" >/dev/null || exit 1
+  echo "ok: chromatic G($vertices, $density%, seed $seed): $answer (brute force), --decide $((chi - 1)): no; $how"
+done
+
+# Bad input is exit 2 with one line naming the file (and line): a malformed edge, a FIFO (which a
+# reader that opens it plainly would wait on for ever).
+printf 'p edge 3 1\ne 1 4\n' >"$work/bad.col"
+rc=0; timeout 60 "$chromatic" "$work/bad.col" >"$work/bad.out" 2>&1 || rc=$?
+{ [ "$rc" -eq 2 ] && grep -q "^chromatic: error: $work/bad.col:2: " "$work/bad.out"; } ||
+  { echo "chromatic, a malformed edge: expected exit 2 naming bad.col:2 (got $rc)"; cat "$work/bad.out"; exit 1; }
+mkfifo "$work/graph.fifo"
+rc=0; timeout 60 "$chromatic" "$work/graph.fifo" >"$work/fifo.out" 2>&1 || rc=$?
+{ [ "$rc" -eq 2 ] && grep -q "FIFO" "$work/fifo.out"; } ||
+  { echo "chromatic, a FIFO as the graph: expected exit 2 naming a FIFO (got $rc)"; cat "$work/fifo.out"; exit 1; }
+echo "ok: chromatic: a malformed edge and a FIFO are bad input (exit 2, one line)"
+
+# Interrupted and resumed: queen8_8 (chi 9, a few seconds on 2 workers) gets SIGINT once the search
+# runs (its first --progress line). Exit 3 must come with a checkpoint, the best so far marked
+# partial (no "result" in --stats), and --resume must finish with chi = 9; a run that ended before
+# the signal must be whole.
+file="$src_dir/instances/colouring/queen8_8.col"
+rm -rf "$work/ck"
+"$chromatic" "$file" --checkpoint "$work/ck" --progress 0.2 --stats "$work/leg1.json" >"$work/leg1.out" 2>"$work/leg1.err" &
+pid=$!
+for _ in $(seq 1200); do
+  grep -q "progress:" "$work/leg1.err" 2>/dev/null && break
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.05
+done
+kill -INT "$pid" 2>/dev/null || true
+rc=0; timeout 120 tail --pid="$pid" -f /dev/null || { kill -KILL "$pid"; echo "chromatic: no exit 120 s after SIGINT"; exit 1; }
+wait "$pid" || rc=$?
+if [ "$rc" -eq 3 ]; then
+  { head -1 "$work/leg1.out" | grep -q "^PARTIAL RESULT" && grep -q '"partial": true' "$work/leg1.json" &&
+    ! grep -q '"result"' "$work/leg1.json"; } ||
+    { echo "chromatic, interrupted: the best so far is not marked partial"; cat "$work/leg1.out" "$work/leg1.json"; exit 1; }
+  run "$work/leg2.out" "$chromatic" "$file" --resume "$work/ck"
+  python3 "$reference" chromatic_number "$file" 9 "$work/leg2.out" >/dev/null || exit 1
+  echo "ok: chromatic queen8_8 interrupted (exit 3, marked partial, checkpoint), resumed: 9"
+else
+  [ "$rc" -eq 0 ] || { echo "chromatic queen8_8 --checkpoint: exit $rc"; cat "$work/leg1.out" "$work/leg1.err"; exit 1; }
+  python3 "$reference" chromatic_number "$file" 9 "$work/leg1.out" >/dev/null || exit 1
+  echo "ok: chromatic queen8_8 ended before the signal: 9"
+fi

@@ -8,6 +8,10 @@ dynamic programming (knapsack) and by inclusion-exclusion over independent sets 
   reference.py knapsack ITEMS SEED PROFITS OUTPUT...       PROFITS: drawn, or correlated (--correlated)
   reference.py colouring VERTICES DENSITY SEED K OUTPUT...
   reference.py chromatic VERTICES DENSITY SEED              prints the chromatic number
+  reference.py dimacs VERTICES DENSITY SEED FILE            writes that graph as a DIMACS file
+  reference.py chromatic_number FILE CHI OUTPUT...          examples/chromatic_number: chi and a proper colouring
+  reference.py decide FILE CHI K OUTPUT...                  the same with --decide K: yes (and a colouring) iff K >= CHI
+  reference.py chromatic_of FILE                            prints the chromatic number of a DIMACS file
 
 Each OUTPUT is a file that the example printed for that instance (one per run). When every one is
 right, the check prints the answer and exits 0; else it says which file is wrong, how, and exits 1.
@@ -114,16 +118,56 @@ def colouring(vertices, adj, k, chi, output):
     answer = field(output, "colourable")
     if answer != expected:
         fail(f"graph_colouring: the chromatic number is {chi}, so {k} colours: {expected}", output)
-    if expected == "no":
-        return
-    colours_text = field(output, "colours")
-    colours = [int(x) for x in colours_text.split()] if colours_text else []
-    if len(colours) != vertices or any(not 0 <= c < k for c in colours):
-        fail(f"graph_colouring: the witness does not give each of the {vertices} vertices one of {k} colours", output)
+    if expected == "yes":
+        proper(output, vertices, adj, k, "graph_colouring", "colours")
+
+
+def write_dimacs(vertices, adj, path):
+    edges = [(u, v) for u in range(vertices) for v in range(u + 1, vertices) if (adj[u] >> v) & 1]
+    with open(path, "w") as f:
+        f.write(f"c random graph (reference.py dimacs)\np edge {vertices} {len(edges)}\n")
+        f.writelines(f"e {u + 1} {v + 1}\n" for u, v in edges)
+
+
+def read_dimacs(path):
+    """(vertices, adjacency masks) of a DIMACS 'p edge' file (edges listed twice are one)."""
+    n, adj = 0, []
+    for line in open(path):
+        t = line.split()
+        if t and t[0] == "p":
+            n = int(t[2])
+            adj = [0] * n
+        elif t and t[0] == "e":
+            u, v = int(t[1]) - 1, int(t[2]) - 1
+            adj[u] |= 1 << v
+            adj[v] |= 1 << u
+    return n, adj
+
+
+def proper(output, vertices, adj, colours, name, key="colouring"):
+    """The 'KEY:' line gives each vertex one of `colours` colours, no edge joining two alike."""
+    text = field(output, key)
+    c = [int(x) for x in text.split()] if text else []
+    if len(c) != vertices or any(not 0 <= x < colours for x in c):
+        fail(f"{name}: the colouring does not give each of the {vertices} vertices one of {colours} colours", output)
     for u in range(vertices):
         for v in range(u + 1, vertices):
-            if (adj[u] >> v) & 1 and colours[u] == colours[v]:
-                fail(f"graph_colouring: the witness gives both ends of edge {u}-{v} colour {colours[u]}", output)
+            if (adj[u] >> v) & 1 and c[u] == c[v]:
+                fail(f"{name}: the colouring gives both ends of edge {u + 1}-{v + 1} colour {c[u]}", output)
+
+
+def chromatic_number(vertices, adj, chi, output):
+    if field(output, "chromatic number") != str(chi):
+        fail(f"chromatic: the chromatic number is {chi}", output)
+    proper(output, vertices, adj, chi, "chromatic")
+
+
+def decide(vertices, adj, chi, k, output):
+    expected = "yes" if k >= chi else "no"
+    if field(output, f"colourable with {k} colours") != expected:
+        fail(f"chromatic --decide {k}: the chromatic number is {chi}, so: {expected}", output)
+    if expected == "yes":
+        proper(output, vertices, adj, k, "chromatic --decide")
 
 
 def check_each(files, check):
@@ -146,6 +190,21 @@ def main(argv):
         chi = chromatic(vertices, adj)
         check_each(argv[6:], lambda out: colouring(vertices, adj, k, chi, out))
         print(f"chromatic number {chi}: {'yes' if k >= chi else 'no'}")
+    elif len(argv) == 6 and argv[1] == "dimacs":
+        vertices = int(argv[2])
+        write_dimacs(vertices, graph(vertices, int(argv[3]), int(argv[4])), argv[5])
+    elif len(argv) >= 4 and argv[1] == "chromatic_number":
+        vertices, adj = read_dimacs(argv[2])
+        chi = int(argv[3])
+        check_each(argv[4:], lambda out: chromatic_number(vertices, adj, chi, out))
+        print(f"chromatic number {chi}")
+    elif len(argv) >= 5 and argv[1] == "decide":
+        vertices, adj = read_dimacs(argv[2])
+        chi, k = int(argv[3]), int(argv[4])
+        check_each(argv[5:], lambda out: decide(vertices, adj, chi, k, out))
+        print(f"chromatic number {chi}: {k} colours {'suffice' if k >= chi else 'do not suffice'}")
+    elif len(argv) == 3 and argv[1] == "chromatic_of":
+        print(chromatic(*read_dimacs(argv[2])))
     elif len(argv) == 5 and argv[1] == "chromatic":
         vertices = int(argv[2])
         print(chromatic(vertices, graph(vertices, int(argv[3]), int(argv[4]))))

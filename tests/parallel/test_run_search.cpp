@@ -2,12 +2,15 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <memory>
+#include <string>
 #include <thread>
 
 #include "../core/toy_models.hpp"
 #include "jackdaw/app/report.hpp"
 #include "jackdaw/app/run.hpp"
 #include "jackdaw/core/errors.hpp"
+#include "jackdaw/skeletons/auto.hpp"
 
 using namespace jackdaw;
 
@@ -74,6 +77,7 @@ TEST(RunSearch, LiveNodesAreMonotoneAndEndAtTheResult) {
 
 TEST(RunSearch, ValidateRefusesImpossibleCombinations) {
   app::CommonOptions o;
+  o.skeleton = "seq";
   o.threads = 2;  // seq is one thread
   EXPECT_THROW(app::validate(o), InputError);
   o.threads = 0;
@@ -83,4 +87,46 @@ TEST(RunSearch, ValidateRefusesImpossibleCombinations) {
   EXPECT_NO_THROW(app::validate(o));
   o.discrepancy = true;  // ordered only
   EXPECT_THROW(app::validate(o), InputError);
+}
+
+// --skeleton auto (the default): seq on one worker of one rank and nothing that needs a parallel
+// skeleton; otherwise the parallel skeleton of the search's kind (skeletons/auto.hpp), among those
+// the program compiled.
+TEST(RunSearch, AutoIsSeqOnOneWorkerOfOneRankElseTheKindsParallelSkeleton) {
+  using Count = Enumeration<toy::CountSolutions>;
+  app::CommonOptions o;
+  EXPECT_EQ(o.skeleton, "auto");
+  o.threads = 1;
+  EXPECT_TRUE(app::autoRunsSequentially(o, 1));
+  EXPECT_FALSE(app::autoRunsSequentially(o, 2));
+  o.checkpointDir = "ck";  // a checkpoint needs a parallel skeleton, even for one worker
+  EXPECT_FALSE(app::autoRunsSequentially(o, 1));
+  o.checkpointDir.clear();
+  o.threads = 4;
+  EXPECT_FALSE(app::autoRunsSequentially(o, 1));
+  EXPECT_NO_THROW(app::validate(o));  // auto may become a parallel skeleton: --threads 4 is fine
+
+  EXPECT_EQ(skeletons::autoChoice<Count>(true), "seq");
+  EXPECT_EQ(skeletons::autoChoice<Count>(false), skeletons::AutoParallel<Count>::name);
+  EXPECT_NE(skeletons::autoChoice<Optimisation>(false), "seq");
+  EXPECT_NE(skeletons::autoChoice<Decision>(false), "seq");
+  // A program built without seq runs its parallel skeleton; one built with seq alone runs seq.
+  EXPECT_EQ((skeletons::autoChoice<Count, skeletons::Only<skeletons::Ordered>>(true)), "ordered");
+  EXPECT_EQ((skeletons::autoChoice<Count, skeletons::Only<skeletons::Seq>>(false)), "seq");
+
+  for (int threads : {1, 2}) {
+    app::AppContext ctx;
+    ctx.log = std::make_shared<spdlog::logger>("auto");  // no sinks: the choice and the grain are logged
+    ctx.opts.skeletonAuto = true;
+    ctx.opts.budgetDefault = ctx.opts.spawnDepthDefault = true;
+    ctx.opts.threads = threads;
+    auto r = app::runSearch<toy::Queens, Count>(ctx, {8}, {}, SearchParams<int>{});
+    EXPECT_EQ(r.enumerator.get(), 92u) << threads;  // OEIS A000170
+    const std::string want(threads == 1 ? "seq" : skeletons::AutoParallel<Count>::name);
+    EXPECT_EQ(ctx.opts.skeleton, want) << threads;
+    // The grain default of the skeleton chosen: auto for budget (-b) and depth_bounded (-d).
+    EXPECT_EQ(ctx.opts.budgetAuto, want == "budget") << threads;
+    EXPECT_EQ(ctx.opts.spawnDepthAuto, want == "depth_bounded") << threads;
+    EXPECT_EQ(app::runJson(ctx, r.stats, r.seconds, r.stop)["options"]["skeleton"], want) << threads;
+  }
 }

@@ -25,16 +25,21 @@ int finish(AppContext& ctx, const SearchStats& stats, double seconds, StopReason
   doc["app"] = ctx.name;
   if (!answer.fields.is_object()) throw std::logic_error("finish: the app's --stats fields must be a JSON object");
   for (const auto& [key, value] : answer.fields.items()) {
-    if (doc.contains(key) || key == "result")
+    if (doc.contains(key) || key == "result" || key == "partial_result" || key == "partial")
       throw std::logic_error("finish: the app's --stats field '" + key + "' would replace a common one");
     doc[key] = value;
   }
-  doc["result"] = answer.result;
-  print(ctx, answer.text + summaryText(stats, seconds, stop));
+  const bool complete = stop == StopReason::None || stop == StopReason::Found;
+  const int code = answer.exitCode.value_or(complete ? kSuccess : kPartial);
+  // A partial run's result is what was found so far, never the answer: it goes under a name no
+  // reader of "result" can take for one, and its lines come after a line that says so.
+  const bool partial = !complete && code != kSuccess;
+  doc["partial"] = partial;
+  doc[partial ? "partial_result" : "result"] = answer.result;
+  print(ctx, (partial ? std::string(kPartialHeader) + "\n" : std::string()) + answer.text + summaryText(stats, seconds, stop));
   if (ctx.trace) ctx.trace->write(ctx, answer.result, stats, seconds, stop);
   writeStats(ctx, doc);
-  const bool complete = stop == StopReason::None || stop == StopReason::Found;
-  return answer.exitCode.value_or(complete ? kSuccess : kPartial);
+  return code;
 }
 
 }  // namespace jackdaw::app

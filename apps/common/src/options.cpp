@@ -6,9 +6,11 @@
 #include <string>
 
 #include "jackdaw/comm/cli_numbers.hpp"
+#include "jackdaw/core/cpu_set.hpp"
 #include "jackdaw/core/errors.hpp"
 #include "jackdaw/core/input_file.hpp"
 #include "jackdaw/app/app_skeletons.hpp"
+#include "jackdaw/skeletons/auto.hpp"
 #include "jackdaw/skeletons/table.hpp"
 
 namespace jackdaw::app {
@@ -32,9 +34,14 @@ CLI::Validator autoOr(T lo, T hi) {
 }  // namespace
 
 void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistry& policies) {
-  app.add_option("--skeleton", o.skeleton, "Search skeleton: " + skeletons::join(skeletons::names<AppSkeletons>()))
+  auto skeletonNames = skeletons::names<AppSkeletons>();
+  skeletonNames.emplace_back(skeletons::kAuto);
+  app.add_option("--skeleton", o.skeleton,
+                 "Search skeleton: " + skeletons::join(skeletonNames) +
+                     ". auto: seq on one worker of one rank, else the parallel skeleton that fits the search's kind "
+                     "(docs/options.md)")
       ->capture_default_str()
-      ->check(CLI::IsMember(skeletons::names<AppSkeletons>()));
+      ->check(CLI::IsMember(skeletonNames));
   app.add_option("--threads", o.threads, "Workers per rank (0: one per CPU the process may use)")
       ->capture_default_str()
       ->check(cli::whole(0, 4096));
@@ -181,19 +188,35 @@ void settleDefaults(const CLI::App& app, CommonOptions& o) {
     const CLI::Option* opt = app.get_option(name);
     return opt->count() == 0 && opt->get_default_str() == "auto";
   };
+  o.skeletonAuto = o.skeleton == skeletons::kAuto;
+  o.spawnDepthDefault = defaultAuto("--spawn-depth");
+  o.budgetDefault = defaultAuto("--budget");
+  if (!o.traceFile.empty() && app.get_option("--hunger-split")->count() == 0) o.splitOnHunger = false;
+  settleGrain(o);
+}
+
+void settleGrain(CommonOptions& o) {
   const bool fixed = !o.traceFile.empty();
-  if (defaultAuto("--spawn-depth")) o.spawnDepthAuto = !fixed && o.skeleton == skeletons::DepthBounded::name;
-  if (defaultAuto("--budget")) o.budgetAuto = !fixed && o.skeleton == skeletons::Budget::name;
-  if (fixed && app.get_option("--hunger-split")->count() == 0) o.splitOnHunger = false;
+  if (o.spawnDepthDefault) o.spawnDepthAuto = !fixed && o.skeleton == skeletons::DepthBounded::name;
+  if (o.budgetDefault) o.budgetAuto = !fixed && o.skeleton == skeletons::Budget::name;
+}
+
+bool autoRunsSequentially(const CommonOptions& o, int ranks) {
+  const int workers = o.threads > 0 ? o.threads : CpuSet::current().count();
+  return ranks == 1 && workers == 1 && o.checkpointDir.empty() && o.resumeDir.empty() && !o.bind && o.slowRanks.empty();
 }
 
 void validate(const CommonOptions& o) {
-  if (o.spawnDepthAuto && o.skeleton != skeletons::DepthBounded::name)
-    throw InputError("--spawn-depth auto applies only to --skeleton depth_bounded (ordered expands a fixed prefix: give -d N)");
-  if (o.budgetAuto && o.skeleton != skeletons::Budget::name)
-    throw InputError("--budget auto applies only to --skeleton budget");
+  // Unsettled auto (before the first search) may still become any skeleton of the build.
+  const bool unsettled = o.skeleton == skeletons::kAuto;
+  if (o.spawnDepthAuto && o.skeleton != skeletons::DepthBounded::name && !unsettled)
+    throw InputError("--spawn-depth auto applies only to --skeleton depth_bounded (ordered expands a fixed prefix: give -d N)" +
+                     std::string(o.skeletonAuto ? "; --skeleton auto chose " + o.skeleton : ""));
+  if (o.budgetAuto && o.skeleton != skeletons::Budget::name && !unsettled)
+    throw InputError("--budget auto applies only to --skeleton budget" +
+                     std::string(o.skeletonAuto ? "; --skeleton auto chose " + o.skeleton : ""));
   // An option the chosen skeleton would ignore is refused loudly, never ignored.
-  const bool parallel = skeletons::isParallel(o.skeleton);
+  const bool parallel = skeletons::isParallel(o.skeleton) || unsettled;
   if (!parallel && o.threads > 1)
     throw InputError("--threads " + std::to_string(o.threads) + " needs a parallel --skeleton (" + o.skeleton +
                      " runs on one thread)");

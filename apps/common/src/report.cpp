@@ -76,6 +76,8 @@ nlohmann::json runJson(const AppContext& ctx, const SearchStats& stats, double s
                   {"seed_tree", o.comm.seedArity}, {"seed_redirect", comm::onOff(o.comm.seedRedirect)},
                   {"steal_retry_max_us", static_cast<double>(o.comm.stealRetryMax.count())},
                   {"discrepancy", o.discrepancy}, {"seed", o.steal.seed}, {"watchdog_s", o.comm.watchdogSeconds}};
+  // The skeleton that ran; "auto" only if no search settled it (skeletons/auto.hpp).
+  j["options"]["skeleton_auto"] = o.skeletonAuto;
   // Every constant of the policies and of (3.1), by flag name, so a run can be replayed exactly.
   auto& constants = j["options"]["constants"] = nlohmann::json::object();
   for (const auto& [flag, value] : o.steal.policyParams) constants[flag.substr(2)] = value;

@@ -35,6 +35,14 @@ void agreeOnSetUpSignal(AppContext& ctx) {
     std::this_thread::sleep_for(std::chrono::duration<double>(TestHooks::kStartPauseSeconds));
 }
 
+void useAutoSkeleton(AppContext& ctx, std::string_view name) {
+  if (!ctx.opts.skeletonAuto || ctx.opts.skeleton == name) return;
+  ctx.opts.skeleton = name;
+  settleGrain(ctx.opts);
+  validate(ctx.opts);
+  if (ctx.rank == 0) ctx.log->info("--skeleton auto: {} ({} rank(s))", ctx.opts.skeleton, ctx.size);
+}
+
 skeletons::Settings skeletonSettings(AppContext& ctx, std::vector<WorkerReport>* reports,
                                      std::vector<SearchObserver*> observers) {
   const auto& o = ctx.opts;
@@ -326,3 +334,78 @@ std::unique_ptr<SlowRank> slowRankFor(const AppContext& ctx) {
 }
 
 }  // namespace jackdaw::app
+
+namespace jackdaw::app::detail {
+
+SolveOptions solveOptions(AppContext& ctx, std::vector<WorkerReport>* reports, std::vector<SearchObserver*> observers,
+                          bool frozen) {
+  SolveOptions so;
+  so.skeleton = ctx.opts.skeleton;
+  so.settings = skeletonSettings(ctx, reports, std::move(observers));
+  so.settings.parallel.frozenBound = frozen;
+  so.session = sessionConfig(ctx);
+  so.stop = &ctx.stop;
+  return so;
+}
+
+void recordBoundRuns(AppContext& ctx, TraceRecorder& trace, const ObjectiveHistory& history, const BoundRuns& runs) {
+  std::vector<std::string> notes;
+  nlohmann::json extra = nlohmann::json::object();
+  extra["answered_run"] = {{"nodes", runs.answeredNodes}, {"seconds", runs.answeredSeconds}};
+  ctx.log->info("trace: the first run (the answer) is done: {} nodes in {:.2f} s", runs.answeredNodes, runs.answeredSeconds);
+  const bool parallel = skeletons::isParallel(ctx.opts.skeleton);
+  std::vector<WorkerReport> reports;
+  if (!runs.optimum.is_null() && runs.answeredComplete) {
+    if (runs.levelsPossible) {
+      const auto levels = parallel ? history.below(runs.optimum.get<double>(), runs.maximise,
+                                                   static_cast<std::size_t>(std::max(0, ctx.opts.traceLevels)))
+                                   : std::vector<double>{};
+      for (std::size_t i = 0; i < levels.size(); ++i) {
+        const double b = levels[i];
+        // A recording runs the search 2 + N times; say which run the progress lines now count.
+        ctx.log->info("trace: recording level {} of {}, the incumbent frozen at {}", i + 1, levels.size(), b);
+        trace.clear();
+        const auto r = runs.search(b, true, reports);
+        // Cut short (a signal): not kept; the recorded run below stops at once and its notes say so.
+        if (r.stop == StopReason::Interrupted || r.stop == StopReason::Failed) break;
+        trace.keepLevel(b, runs.maximise, r.seconds);
+        // Each weaker level costs more than the last, roughly geometrically (brock200_4 -d 2: 40 K,
+        // 79 K, 173 K, 528 K, 2.9 M, 19 M nodes; brock200_1's level 14 ran past 9 minutes): once one
+        // has cost kLevelCostGuard times the answered run, the next would cost more still.
+        if (i + 1 < levels.size() &&
+            static_cast<double>(r.stats.nodes) > kLevelCostGuard * static_cast<double>(std::max<std::uint64_t>(runs.answeredNodes, 1))) {
+          notes.push_back("Levels stopped after " + std::to_string(i + 1) + " of the " + std::to_string(levels.size()) +
+                          " asked for: the last cost " + std::to_string(r.stats.nodes) + " nodes, over " +
+                          std::to_string(static_cast<int>(kLevelCostGuard)) + " times the answered run's.");
+          ctx.log->info("trace: level {} cost {} nodes, over {} times the answered run: no weaker level recorded", i + 1,
+                        r.stats.nodes, kLevelCostGuard);
+          break;
+        }
+      }
+      if (parallel && ctx.opts.traceLevels > 0 && levels.empty())
+        notes.push_back("No level recorded: the first run improved its incumbent only to the optimum.");
+    }
+    runs.boundByOptimum();
+    extra["initial_bound"] = runs.optimum;
+    notes.push_back(
+        "Branch and bound: recorded in a later run given the optimum (" + runs.optimum.dump() +
+        ") as its initial bound, so the tree does not depend on when the incumbent improves. That tree leaves out the "
+        "nodes a real run explores before it finds the optimum (the answered run visited " +
+        std::to_string(runs.answeredNodes) + ")" +
+        (trace.levels() > 0 ? "; the levels hold them." : ": a real run visits at least as many."));
+    ctx.log->info("trace: recording the run given the optimum {} as its bound", runs.optimum.dump());
+  } else {
+    notes.push_back("Branch and bound: the first run found no optimum to give the recorded run as its bound; the "
+                    "recorded run searched as the first did.");
+  }
+  trace.clear();
+  const std::uint64_t cpu0 = threadCpuNs();
+  const auto r = runs.search(std::nullopt, false, reports);
+  if (!parallel) trace.sequentialTask(r.stats.nodes, threadCpuNs() - cpu0, runs.rootBytes);
+  auto t = tracedSearch(ctx, "optimisation", r.seconds, r.stop, r.stats.nodes, reports);
+  t.notes = std::move(notes);
+  t.extra = std::move(extra);
+  trace.searched(std::move(t));
+}
+
+}  // namespace jackdaw::app::detail

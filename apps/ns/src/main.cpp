@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
     params.maxDepth = genus;
     const Summary s = ns::withModel(simd, genus, [&]<class M>() {
       SearchResult<M, ns::Kind> r;
-      if (ctx.opts.skeleton == "seq" && ctx.size == 1) {
+      if (app::settleSkeleton<ns::Kind>(ctx) == "seq" && ctx.size == 1) {
         app::checkSetupAcrossRanks(ctx);
         app::ProgressLog progress(ctx);
         r = seq::search<M, ns::Kind>({}, M::root(), params, ctx.stop, &ctx.live);

@@ -6,7 +6,7 @@
 //     using Space = Graph;              // read-only problem data, built identically on every rank
 //     using Node = Partial;             // copyable search state; getObj() for optimisation/decision
 //     using Generator = Children;       // Children(const Space&, const Node& parent); numChildren; next()
-//                                       // optional ctor (space, parent, IncumbentView<Obj>): the best so far
+//                                       // or instead Children(space, parent, IncumbentView<Obj>): the best so far
 //     static int bound(const Space&, const Node&);   // optional: upper bound of the node's subtree
 //     static constexpr bool pruneLevel = true;        // optional: a failed bound prunes later siblings
 //     using Better = std::less<>;                     // optional: objective order (default: maximise)
@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <functional>
 #include <type_traits>
+#include <utility>
 
 #include "jackdaw/core/incumbent_view.hpp"
 #include "jackdaw/core/stats.hpp"
@@ -31,17 +32,34 @@ namespace jackdaw {
 template <class N>
 concept SearchNode = std::copy_constructible<N> && std::is_move_assignable_v<N>;
 
-template <class G, class Space, class Node>
-concept NodeGenerator = requires(const Space& space, const Node& parent, G& gen) {
-  { G(space, parent) };
-  { gen.numChildren } -> std::convertible_to<std::size_t>;
-  { gen.next() } -> std::same_as<Node>;
-};
-
 template <class N>
 concept HasObjective = requires(const N& n) {
   { n.getObj() } -> std::totally_ordered;
 };
+
+namespace detail {
+// The objective type: what getObj() returns, decayed (long long without getObj(): an enumeration).
+template <class Node, bool = HasObjective<Node>>
+struct ObjectiveOf { using type = long long; };
+template <class Node>
+struct ObjectiveOf<Node, true> { using type = std::decay_t<decltype(std::declval<const Node&>().getObj())>; };
+}  // namespace detail
+
+// A Generator that takes the incumbent: `Generator(const Space&, const Node& parent,
+// IncumbentView<Obj>)`, which every skeleton then calls instead of the two-argument constructor
+// (incumbent_view.hpp says what the view holds and when).
+template <class G, class Space, class Node, class Obj>
+concept SeesIncumbent = std::constructible_from<G, const Space&, const Node&, IncumbentView<Obj>>;
+
+// Built from (space, parent), or from (space, parent, IncumbentView<Obj>) alone: the engine
+// builds every generator one way, the three-argument one where it exists.
+template <class G, class Space, class Node>
+concept NodeGenerator = (std::constructible_from<G, const Space&, const Node&> ||
+                         SeesIncumbent<G, Space, Node, typename detail::ObjectiveOf<Node>::type>) &&
+                        requires(G& gen) {
+                          { gen.numChildren } -> std::convertible_to<std::size_t>;
+                          { gen.next() } -> std::same_as<Node>;
+                        };
 
 template <class M>
 concept SearchModel = requires {
@@ -150,11 +168,5 @@ void runHot(F&& loop) {
   if constexpr (requires { M::hot(loop); }) M::hot(loop);
   else loop();
 }
-
-// A Generator that takes the incumbent: `Generator(const Space&, const Node& parent,
-// IncumbentView<Obj>)`, which every skeleton then calls instead of the two-argument constructor
-// (incumbent_view.hpp says what the view holds and when).
-template <class G, class Space, class Node, class Obj>
-concept SeesIncumbent = std::constructible_from<G, const Space&, const Node&, IncumbentView<Obj>>;
 
 }  // namespace jackdaw

@@ -124,8 +124,10 @@ consteval bool checkModelShape() {
     if constexpr (!SearchNode<Node>) {
       static_assert(alwaysFalse<M>, "Node must be copy-constructible and move-assignable (children are copies)");
       return false;
-    } else if constexpr (!std::is_constructible_v<G, const Space&, const Node&>) {
-      static_assert(alwaysFalse<M>, "Generator needs a constructor `Generator(const Space&, const Node& parent)`");
+    } else if constexpr (!std::is_constructible_v<G, const Space&, const Node&> &&
+                         !SeesIncumbent<G, Space, Node, typename detail::ObjectiveOf<Node>::type>) {
+      static_assert(alwaysFalse<M>, "Generator needs a constructor `Generator(const Space&, const Node& parent)` "
+                                    "(or `Generator(const Space&, const Node& parent, jackdaw::IncumbentView<Obj>)`)");
       return false;
     } else if constexpr (!requires(G& g) { g.numChildren; }) {
       if constexpr (requires(G& g) { g.numChildren(); })

@@ -81,13 +81,10 @@ class NodeRules {
     } else if constexpr (isOptimisation<K>) {
       const Obj o = n.getObj();
       // The incumbent moves before this node's generator is built, so that generator sees it.
-      if (incumbent_->wouldImprove(o)) incumbent_->offerNode(n, o);
+      if (incumbent_->wouldImprove(o)) [[unlikely]] improve(n, o);
     } else {
       const Obj o = n.getObj();
-      if (!Better{}(*params_.expectedObjective, o)) {
-        incumbent_->offerNode(n, o);
-        stop_.request(StopReason::Found);
-      }
+      if (!Better{}(*params_.expectedObjective, o)) [[unlikely]] reach(n, o);
     }
   }
 
@@ -123,6 +120,14 @@ class NodeRules {
  private:
   const Space& space_;
   const typename T::Params& params_;
+  // The rare outcomes of a visit, out of line so that visit() stays small enough to inline into
+  // every skeleton's loop.
+  [[gnu::noinline, gnu::cold]] void improve(const Node& n, const Obj& o) { incumbent_->offerNode(n, o); }
+  [[gnu::noinline, gnu::cold]] void reach(const Node& n, const Obj& o) {
+    incumbent_->offerNode(n, o);
+    stop_.request(StopReason::Found);
+  }
+
   typename T::IncumbentT* incumbent_;
   StopFlag& stop_;
   IncumbentView<Obj> view_;

@@ -18,11 +18,6 @@ struct NoEnumerator {
 };
 
 namespace detail {
-template <class Node, bool = HasObjective<Node>>
-struct ObjectiveOf { using type = long long; };
-template <class Node>
-struct ObjectiveOf<Node, true> { using type = std::decay_t<decltype(std::declval<const Node&>().getObj())>; };
-
 template <class K> struct EnumeratorOf { using type = NoEnumerator; };
 template <class E> struct EnumeratorOf<Enumeration<E>> { using type = E; };
 }  // namespace detail

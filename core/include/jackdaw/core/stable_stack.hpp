@@ -24,9 +24,9 @@ class StableStack {
 
   template <class... Args>
   T& emplace(Args&&... args) {
-    const std::size_t c = size_ / ChunkSize;
-    if (c == chunks_.size()) chunks_.push_back(std::make_unique<Slot[]>(ChunkSize));
-    T* p = ::new (static_cast<void*>(chunks_[c][size_ % ChunkSize].raw)) T(std::forward<Args>(args)...);
+    // Within a chunk the next slot is adjacent to the top; only a chunk boundary needs the lookup.
+    void* at = size_ % ChunkSize != 0 ? static_cast<void*>(reinterpret_cast<Slot*>(top_) + 1) : slotAtBoundary();
+    T* p = ::new (at) T(std::forward<Args>(args)...);
     ++size_;
     top_ = p;
     return *p;
@@ -52,6 +52,12 @@ class StableStack {
   bool empty() const noexcept { return size_ == 0; }
 
  private:
+  // The first slot of chunk size_ / ChunkSize, allocated the first time the stack reaches it.
+  void* slotAtBoundary() {
+    const std::size_t c = size_ / ChunkSize;
+    if (c == chunks_.size()) chunks_.push_back(std::make_unique<Slot[]>(ChunkSize));
+    return chunks_[c][0].raw;
+  }
   T* ptr(std::size_t i) const noexcept {
     return std::launder(reinterpret_cast<T*>(chunks_[i / ChunkSize][i % ChunkSize].raw));
   }

@@ -15,8 +15,12 @@
 //   time: 0.004127 s            search seconds (every leg of a resumed search)
 //   rate: 4.76e+05 nodes/s      nodes / time
 //
-// Keys are lower-case words followed by ": ". The frame adds "PARTIAL RESULT …" after an
-// interruption and the checkpoint line, if any.
+// Keys are lower-case words followed by ": ". The frame adds the checkpoint line, if any.
+//
+// A partial run (interrupted, and the app did not set exitCode = kSuccess) is marked by the frame,
+// so that no app can report a best-so-far as the answer: stdout starts with kPartialHeader before
+// the app's lines and ends with "PARTIAL RESULT: …"; --stats holds "partial": true and the app's
+// result under "partial_result" instead of "result" (a reader of "result" finds none).
 #pragma once
 
 #include <optional>
@@ -32,10 +36,15 @@
 
 namespace jackdaw::app {
 
+// The first line a partial run prints, before the app's lines.
+inline constexpr std::string_view kPartialHeader =
+    "PARTIAL RESULT (interrupted): the lines below, up to status, are what the search had found when it stopped, "
+    "not the answer";
+
 // What an app reports of its search.
 struct Answer {
   std::string text;                                  // the app's lines, each ending in '\n'
-  nlohmann::json result = nlohmann::json::object();  // --stats "result": the answer itself
+  nlohmann::json result = nlohmann::json::object();  // --stats "result" (partial run: "partial_result"): the answer
   nlohmann::json fields = nlohmann::json::object();  // more top-level --stats fields (not the common ones)
   std::optional<int> exitCode;                       // unset: kSuccess if the search is complete, else kPartial
 

@@ -20,7 +20,10 @@
 namespace jackdaw::app {
 
 struct CommonOptions {
-  std::string skeleton = "seq";        // a name in the skeleton table (skeletons/table.hpp)
+  // A name in the skeleton table (skeletons/table.hpp), or "auto" (skeletons/auto.hpp) until the
+  // first search settles it (settleSkeleton, run.hpp): from then on the skeleton that runs.
+  std::string skeleton = "auto";
+  bool skeletonAuto = false;           // --skeleton auto: settled per search, by its kind
   // Between ranks (comm::addCommOptions, the flags jackdaw-sim takes too): --policy and its
   // constants, --seed, --board, --board-sample here; --steal, --seed-tree, --seed-redirect,
   // --steal-retry-max-us, --steal-hold-us, and the apps' own --doorbell and --watchdog straight into `comm`.
@@ -33,6 +36,8 @@ struct CommonOptions {
   std::uint64_t budget = 100000;       // -b N, backtracks (-b auto's fallback under --trace)
   bool spawnDepthAuto = false;         // -d auto (the default for depth_bounded): the cutoff deepens
   bool budgetAuto = false;             // -b auto (the default for budget): each worker picks its budget
+  bool spawnDepthDefault = false;      // -d not given and its default is auto: auto where the skeleton takes it
+  bool budgetDefault = false;          // the same for -b
   double taskTargetMs = 2.0;           // --task-target-ms: what -d auto / -b auto aim a task's slice at
   bool chunked = false;                // stack_stealing: hand over a whole level
   bool splitOnHunger = true;           // --hunger-split: depth_bounded/budget feed hungry workers at once
@@ -61,10 +66,18 @@ std::vector<int> parseRankList(const std::string& list, int size);
 void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistry& policies);
 
 // After parsing: -d and -b default to auto only for the skeleton that takes it and never under
-// --trace; elsewhere their default is the fixed spawnDepth / budget above.
+// --trace; elsewhere their default is the fixed spawnDepth / budget above. Under --skeleton auto
+// that waits for the skeleton (settleGrain).
 void settleDefaults(const CLI::App& app, CommonOptions& o);
+// The -d / -b defaults of the skeleton o.skeleton names (settleDefaults, and again once auto chose one).
+void settleGrain(CommonOptions& o);
 
-// Throws InputError for a combination that cannot run (or a feature this build lacks).
+// Throws InputError for a combination that cannot run (or a feature this build lacks). Under
+// --skeleton auto, before it is settled, only what no skeleton could run.
 void validate(const CommonOptions& o);
+
+// Whether --skeleton auto runs seq: one worker (--threads, or the CPUs this process may use) on one
+// rank, and no option that needs a parallel skeleton (--checkpoint, --resume, --bind, --slow-ranks).
+bool autoRunsSequentially(const CommonOptions& o, int ranks);
 
 }  // namespace jackdaw::app

@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <thread>
@@ -46,6 +47,7 @@
 #include "jackdaw/distributed/model_check.hpp"
 #include "jackdaw/distributed/search_work.hpp"
 #include "jackdaw/distributed/solve.hpp"
+#include "jackdaw/skeletons/auto.hpp"
 #include "jackdaw/skeletons/table.hpp"
 
 namespace jackdaw::app {
@@ -69,6 +71,21 @@ void agreeOnSetUpSignal(AppContext& ctx);
 // Every rank reaches this point after reading its input, or fails before it and joins the same
 // collective check from runMain: one message, every rank exits non-zero, nobody hangs.
 void checkSetupAcrossRanks(AppContext& ctx);
+
+// --skeleton auto: the skeleton `name` runs this search (ctx.opts.skeleton, with that skeleton's
+// -d / -b defaults), checked as if given on the command line; logged at info. Any other
+// --skeleton is left as it is.
+void useAutoSkeleton(AppContext& ctx, std::string_view name);
+
+// The skeleton a search of kind K runs with the skeletons Table compiles (skeletons/auto.hpp):
+// under --skeleton auto, settled now for this search; --stats records it. runSearch calls it; an app
+// that takes a path of its own for one skeleton (ns's seq) asks it first.
+template <SearchKind K, class Table = AppSkeletons>
+const std::string& settleSkeleton(AppContext& ctx) {
+  if (ctx.opts.skeletonAuto)
+    useAutoSkeleton(ctx, skeletons::autoChoice<K, Table>(autoRunsSequentially(ctx.opts, ctx.size)));
+  return ctx.opts.skeleton;
+}
 
 // What the command line says about the skeleton (reports, live counters and observers included).
 skeletons::Settings skeletonSettings(AppContext& ctx, std::vector<WorkerReport>* reports,
@@ -226,87 +243,69 @@ void beginSearch(const typename M::Space& space) {
 // --trace-levels N stops early once a level has cost this many times the answered run's nodes.
 inline constexpr double kLevelCostGuard = 20.0;
 
+// What recordBoundRuns needs of the answered run and asks of each run it records.
+struct BoundRuns {
+  std::uint64_t answeredNodes = 0;
+  double answeredSeconds = 0;
+  bool answeredComplete = false;
+  nlohmann::json optimum;     // the answered run's objective; null: none
+  bool levelsPossible = false;  // the objective is a number (levels are bounds between numbers)
+  bool maximise = true;
+  struct Run {
+    SearchStats stats;
+    double seconds = 0;
+    StopReason stop = StopReason::None;
+  };
+  // One search from the root: under `bound` (null: the params' own), frozen or not, its per-worker
+  // reports into `reports`, observed by the trace if the skeleton is parallel.
+  std::function<Run(const std::optional<double>& bound, bool frozen, std::vector<WorkerReport>& reports)> search;
+  // The recorded run's bound, the optimum (called once, before that run).
+  std::function<void()> boundByOptimum;
+  std::uint32_t rootBytes = 0;  // the root task on the wire (a sequential search is that one task)
+};
+// The levels, the recorded run and what the trace says of them; every search through `runs.search`.
+// Compiled once, in run.cpp: only the searches depend on the model.
+void recordBoundRuns(AppContext& ctx, TraceRecorder& trace, const ObjectiveHistory& history, const BoundRuns& runs);
+
+// The options of a search the frame runs besides the legs (a recorded run): the command line's.
+SolveOptions solveOptions(AppContext& ctx, std::vector<WorkerReport>* reports, std::vector<SearchObserver*> observers,
+                          bool frozen);
+
 template <SearchModel M, SearchKind K, class Table>
 void recordBoundRun(AppContext& ctx, TraceRecorder& trace, const typename M::Space& space, const typename M::Node& root,
                     typename SearchTypes<M, K>::Params params, const SearchResult<M, K>& answered,
                     const ObjectiveHistory& history) {
   using Obj = typename SearchTypes<M, K>::Obj;
-  std::vector<std::string> notes;
-  nlohmann::json extra = nlohmann::json::object();
-  extra["answered_run"] = {{"nodes", answered.stats.nodes}, {"seconds", answered.seconds}};
-  ctx.log->info("trace: the first run (the answer) is done: {} nodes in {:.2f} s", answered.stats.nodes, answered.seconds);
-  const bool parallel = skeletons::isParallel(ctx.opts.skeleton);
-  std::vector<WorkerReport> reports;
-  const auto options = [&](bool frozen) {
-    SolveOptions so;
-    so.skeleton = ctx.opts.skeleton;
-    so.settings = skeletonSettings(ctx, &reports, parallel ? std::vector<SearchObserver*>{&trace} : std::vector<SearchObserver*>{});
-    so.settings.parallel.frozenBound = frozen;
-    so.session = sessionConfig(ctx);
-    so.stop = &ctx.stop;
-    return so;
+  BoundRuns runs;
+  runs.answeredNodes = answered.stats.nodes;
+  runs.answeredSeconds = answered.seconds;
+  runs.answeredComplete = answered.complete();
+  if (answered.objective) runs.optimum = *answered.objective;
+  runs.levelsPossible = std::is_arithmetic_v<Obj>;
+  if constexpr (std::is_arithmetic_v<Obj>) runs.maximise = typename SearchTypes<M, K>::Better{}(Obj(1), Obj(0));
+  runs.rootBytes = rootWireBytes<M>(root);
+  runs.boundByOptimum = [&] {
+    if (answered.objective && answered.complete()) params.initialBound = *answered.objective;
   };
-  if (answered.objective && answered.complete()) {
-    if constexpr (std::is_arithmetic_v<Obj>) {
-      const bool maximise = typename SearchTypes<M, K>::Better{}(Obj(1), Obj(0));
-      const auto levels = parallel ? history.below(static_cast<double>(*answered.objective), maximise,
-                                                   static_cast<std::size_t>(std::max(0, ctx.opts.traceLevels)))
-                                   : std::vector<double>{};
-      for (std::size_t i = 0; i < levels.size(); ++i) {
-        const double b = levels[i];
-        // A recording runs the search 2 + N times; say which run the progress lines now count.
-        ctx.log->info("trace: recording level {} of {}, the incumbent frozen at {}", i + 1, levels.size(), b);
-        trace.clear();
-        auto p = params;
-        p.initialBound = static_cast<Obj>(b);
-        beginSearch<M>(space);
-        const auto r = solve<M, K, Table>(space, root, p, options(true));
-        // Cut short (a signal): not kept; the recorded run below stops at once and its notes say so.
-        if (r.stop == StopReason::Interrupted || r.stop == StopReason::Failed) break;
-        trace.keepLevel(b, maximise, r.seconds);
-        // Each weaker level costs more than the last, roughly geometrically (brock200_4 -d 2: 40 K,
-        // 79 K, 173 K, 528 K, 2.9 M, 19 M nodes; brock200_1's level 14 ran past 9 minutes): once one
-        // has cost kLevelCostGuard times the answered run, the next would cost more still.
-        if (i + 1 < levels.size() &&
-            static_cast<double>(r.stats.nodes) > kLevelCostGuard * static_cast<double>(std::max<std::uint64_t>(answered.stats.nodes, 1))) {
-          notes.push_back("Levels stopped after " + std::to_string(i + 1) + " of the " + std::to_string(levels.size()) +
-                          " asked for: the last cost " + std::to_string(r.stats.nodes) + " nodes, over " +
-                          std::to_string(static_cast<int>(kLevelCostGuard)) + " times the answered run's.");
-          ctx.log->info("trace: level {} cost {} nodes, over {} times the answered run: no weaker level recorded", i + 1,
-                        r.stats.nodes, kLevelCostGuard);
-          break;
-        }
-      }
-      if (parallel && ctx.opts.traceLevels > 0 && levels.empty())
-        notes.push_back("No level recorded: the first run improved its incumbent only to the optimum.");
-    }
-    params.initialBound = *answered.objective;
-    extra["initial_bound"] = *answered.objective;
-    notes.push_back(
-        "Branch and bound: recorded in a later run given the optimum (" + nlohmann::json(*answered.objective).dump() +
-        ") as its initial bound, so the tree does not depend on when the incumbent improves. That tree leaves out the "
-        "nodes a real run explores before it finds the optimum (the answered run visited " +
-        std::to_string(answered.stats.nodes) + ")" +
-        (trace.levels() > 0 ? "; the levels hold them." : ": a real run visits at least as many."));
-    ctx.log->info("trace: recording the run given the optimum {} as its bound", nlohmann::json(*answered.objective).dump());
-  } else {
-    notes.push_back("Branch and bound: the first run found no optimum to give the recorded run as its bound; the "
-                    "recorded run searched as the first did.");
-  }
-  trace.clear();
-  beginSearch<M>(space);
-  const std::uint64_t cpu0 = threadCpuNs();
-  auto r = solve<M, K, Table>(space, root, params, options(false));
-  if (!parallel) trace.sequentialTask(r.stats.nodes, threadCpuNs() - cpu0, rootWireBytes<M>(root));
-  auto t = tracedSearch(ctx, kindName<K>(), r.seconds, r.stop, r.stats.nodes, reports);
-  t.notes = std::move(notes);
-  t.extra = std::move(extra);
-  trace.searched(std::move(t));
+  runs.search = [&](const std::optional<double>& bound, bool frozen, std::vector<WorkerReport>& reports) {
+    auto p = params;
+    if constexpr (std::is_arithmetic_v<Obj>)
+      if (bound) p.initialBound = static_cast<Obj>(*bound);
+    const bool parallel = skeletons::isParallel(ctx.opts.skeleton);
+    beginSearch<M>(space);
+    const auto r = solve<M, K, Table>(space, root, p,
+                                      solveOptions(ctx, &reports, parallel ? std::vector<SearchObserver*>{&trace}
+                                                                           : std::vector<SearchObserver*>{},
+                                                   frozen));
+    return BoundRuns::Run{r.stats, r.seconds, r.stop};
+  };
+  recordBoundRuns(ctx, trace, history, runs);
 }
 
 template <SearchModel M, SearchKind K, class Table>
 SearchResult<M, K> runChecked(AppContext& ctx, const typename M::Space& space, typename M::Node root,
                               const typename SearchTypes<M, K>::Params& params) {
+  settleSkeleton<K, Table>(ctx);
   const auto& o = ctx.opts;
   if (!skeletons::exists<Table>(o.skeleton))
     throw InputError("--skeleton " + o.skeleton + ": this program was built with " +

@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""The cost of generality: a model run by the seq skeleton against a hand-written recursive search
+with the same branching, bound and node type (chromatic.cpp, knapsack.cpp, nqueens.cpp here).
+
+    bench/generality/run.py [--build build] [--reps 7] [--out FILE]
+
+Each case runs `seq` and `hand` in separate processes, alternating (seq first in even
+repetitions, hand first in odd ones); the time is the search alone, as each program measures it.
+Every run must give the known answer and both the same node count. Reports the median [min, max]
+of each and the ratio of the medians, seq / hand.
+"""
+import argparse
+import os
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+import benchlib  # noqa: E402  (bench/benchlib.py)
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+
+# name -> (program, arguments, answer line); answers: instances/*/ANSWERS.tsv, OEIS A000170
+CASES = [
+    ("chromatic myciel5", "generality_chromatic", ["instances/colouring/myciel5.col"], "chromatic number: 6"),
+    ("chromatic queen7_7", "generality_chromatic", ["instances/colouring/queen7_7.col"], "chromatic number: 7"),
+    ("chromatic queen8_8", "generality_chromatic", ["instances/colouring/queen8_8.col"], "chromatic number: 9"),
+    ("knapsack f8_l-d_kp_23_10000", "generality_knapsack",
+     ["instances/knapsack/instances_01_KP/low-dimensional/f8_l-d_kp_23_10000"], "profit: 9767"),
+    ("nqueens 14", "generality_nqueens", ["14"], "solutions: 365596"),
+]
+
+
+def once(build, program, args, mode, answer):
+    cmd = [os.path.join(build, "bench", "generality", program), mode] + args
+    p = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=3600)
+    if p.returncode != 0 or answer not in p.stdout.splitlines():
+        sys.exit(f"{shlex.join(cmd)}: exit {p.returncode}, expected '{answer}':\n{p.stdout}{p.stderr}")
+    nodes = int(re.search(r"^nodes: (\d+)$", p.stdout, re.M).group(1))
+    return float(re.search(r"^seconds: ([0-9.]+)$", p.stdout, re.M).group(1)), nodes
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--reps", type=int, default=7)
+    ap.add_argument("--cases", default="")
+    ap.add_argument("--out")
+    a = ap.parse_args()
+    chosen = [c for c in CASES if not a.cases or any(k in c[0] for k in a.cases.split(","))]
+    out = ["# The cost of generality: seq against a hand-written search", "",
+           f"- command: `bench/generality/run.py {' '.join(shlex.quote(x) for x in sys.argv[1:])}` (from the repository root)",
+           f"- machine: {benchlib.machine()}", f"- date: {benchlib.utc_now()}",
+           f"- {a.reps} repetitions of each, seq and hand alternating; seconds of the search alone: median [min, max]", "",
+           "| case | nodes (both) | seq s | hand s | seq / hand |", "|---|---|---|---|---|"]
+    for name, program, args, answer in chosen:
+        t = {"seq": [], "hand": []}
+        nodes = set()
+        for r in range(a.reps):
+            for mode in (("seq", "hand") if r % 2 == 0 else ("hand", "seq")):
+                secs, n = once(a.build, program, args, mode, answer)
+                t[mode].append(secs)
+                nodes.add(n)
+                print(f"{name} {mode}: {secs:.4f} s, {n} nodes", flush=True)
+        if len(nodes) != 1:
+            sys.exit(f"{name}: seq and hand visit different node counts: {sorted(nodes)}")
+        med = {m: statistics.median(v) for m, v in t.items()}
+        out.append(f"| {name} | {nodes.pop():,} | {med['seq']:.4f} [{min(t['seq']):.4f}, {max(t['seq']):.4f}] | "
+                   f"{med['hand']:.4f} [{min(t['hand']):.4f}, {max(t['hand']):.4f}] | {med['seq'] / med['hand']:.3f} |")
+    benchlib.emit("\n".join(out) + "\n", a.out)
+
+
+if __name__ == "__main__":
+    main()
