@@ -39,6 +39,14 @@ def utc_now():
     return f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC"
 
 
+def preamble(title, script, argv, method, note=""):
+    """A results file's first lines: title, the command as run, machine, date, the method, a note."""
+    lines = [f"# {title}", "",
+             f"- command: `{script} {' '.join(shlex.quote(x) for x in argv)}` (from the repository root)",
+             f"- machine: {machine()}", f"- date: {utc_now()}", f"- {method}"]
+    return lines + ([f"- note: {note}"] if note else [])
+
+
 def emit(text, out=None):
     """Print the results text and, if `out` is given, write it there too."""
     print(text)

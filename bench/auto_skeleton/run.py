@@ -65,18 +65,12 @@ def main():
     ap.add_argument("--note", default="")
     a = ap.parse_args()
 
-    out = []
-    say = out.append
-    say("# --skeleton auto: which parallel skeleton fits each search kind")
-    say("")
-    say(f"- command: `bench/auto_skeleton/run.py {' '.join(shlex.quote(x) for x in sys.argv[1:])}` (from the repository root)")
-    say(f"- machine: {benchlib.machine()}")
-    say(f"- date: {benchlib.utc_now()}")
-    say(f"- {a.reps} repetitions, skeletons rotated; seconds of search (rank 0): median [min, max]; nodes: median; "
+    out = benchlib.preamble(
+        "--skeleton auto: which parallel skeleton fits each search kind", "bench/auto_skeleton/run.py", sys.argv[1:],
+        f"{a.reps} repetitions, skeletons rotated; seconds of search (rank 0): median [min, max]; nodes: median; "
         "each skeleton with its default grain (depth_bounded -d auto, budget -b auto, stack_stealing, ordered -d 2); "
-        "2 ranks under `mpirun --bind-to none`")
-    if a.note:
-        say(f"- note: {a.note}")
+        "2 ranks under `mpirun --bind-to none`", a.note)
+    say = out.append
     ratios = {}  # kind -> skeleton -> [median / best]
     for name in a.cases.split(","):
         kind, app, args, (key, known) = CASES[name]

@@ -13,7 +13,6 @@ auto within 1.10 everywhere).
 """
 import argparse
 import os
-import shlex
 import statistics
 import sys
 
@@ -57,17 +56,11 @@ def main():
     ap.add_argument("--note", default="")
     a = ap.parse_args()
 
-    out = []
+    out = benchlib.preamble(
+        "Automatic grain vs a sweep of fixed values", "bench/grain/sweep.py", sys.argv[1:],
+        f"{a.reps} repetitions, values rotated; seconds of search (rank 0), median; auto aims at the default "
+        "--task-target-ms", a.note)
     say = out.append
-    say("# Automatic grain vs a sweep of fixed values")
-    say("")
-    say(f"- command: `bench/grain/sweep.py {' '.join(shlex.quote(x) for x in sys.argv[1:])}` (from the repository root)")
-    say(f"- machine: {benchlib.machine()}")
-    say(f"- date: {benchlib.utc_now()}")
-    say(f"- {a.reps} repetitions, values rotated; seconds of search (rank 0), median; auto aims at the default "
-        "--task-target-ms")
-    if a.note:
-        say(f"- note: {a.note}")
     for app in a.apps.split(","):
         args, key, skels = APPS[app]
         for skel, (flag, values, default) in skels.items():
