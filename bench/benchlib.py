@@ -39,6 +39,14 @@ def utc_now():
     return f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC"
 
 
+def add_run_args(ap, reps, root):
+    """--reps, --build (default ROOT/build), --out and --note: what every study script takes."""
+    ap.add_argument("--reps", type=int, default=reps)
+    ap.add_argument("--build", default=os.path.join(root, "build"))
+    ap.add_argument("--out")
+    ap.add_argument("--note", default="")
+
+
 def preamble(title, script, argv, method, note=""):
     """A results file's first lines: title, the command as run, machine, date, the method, a note."""
     lines = [f"# {title}", "",

@@ -58,11 +58,8 @@ def run_once(build, app, args, skeleton, ranks, threads):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--reps", type=int, default=5)
-    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    benchlib.add_run_args(ap, 5, ROOT)
     ap.add_argument("--cases", default=",".join(CASES))
-    ap.add_argument("--out")
-    ap.add_argument("--note", default="")
     a = ap.parse_args()
 
     out = benchlib.preamble(

@@ -50,10 +50,7 @@ def run_once(build, app, args, key, skel, flag, value, ranks, threads):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--apps", default="ns,uts,maxclique")
-    ap.add_argument("--reps", type=int, default=3)
-    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
-    ap.add_argument("--out")
-    ap.add_argument("--note", default="")
+    benchlib.add_run_args(ap, 3, ROOT)
     a = ap.parse_args()
 
     out = benchlib.preamble(
