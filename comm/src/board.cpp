@@ -295,15 +295,6 @@ void LoadBoard::ring(int victim) {
   check(MPI_Win_flush(victim, win_), "MPI_Win_flush", victim);
 }
 
-Candidates LoadBoardView::candidates(int self, int size) {
-  if (board_.pushes()) return everyOtherRank(self, size);
-  // k distinct others, read at their owners now.
-  Candidates c = sampleOtherRanks(self, size, sample_, rng_);
-  refresh(c.ranks);
-  c.fresh = true;
-  return c;
-}
-
 void LoadBoardView::refresh(std::span<const int> ranks) {
   out_.resize(ranks.size());
   board_.fetch(ranks, out_);

@@ -16,8 +16,8 @@ Session::Session(const SessionConfig& cfg, int workers, LocalWork& work)
   const PolicyRegistry& registry = cfg.policies ? *cfg.policies : builtin;
   const PolicySpec& spec = registry.find(cfg.policy);  // before anything collective: same on every rank
   board_ = std::make_unique<LoadBoard>(world_, cfg.sense, cfg.board, cfg.boardTransport);
-  // The view's sampling draws from its own stream, apart from the policy's.
-  view_ = std::make_unique<LoadBoardView>(*board_, cfg.boardSample, (cfg.seed ^ 0x5bd1e995ULL) * (rank_ + 1));
+  // The view's sampling draws from its own stream, apart from the policy's (boardSampleSeed).
+  view_ = std::make_unique<LoadBoardView>(*board_, cfg.boardSample, cfg.seed, rank_);
   PolicyEnv env;
   env.rank = rank_;
   env.size = size_;

@@ -11,21 +11,16 @@
 namespace jackdaw::sim::detail {
 
 // The board as a policy on rank `self` reads it.
-class SimBoardView final : public comm::BoardView {
+// The sampling (and its seed) is the runtime's: comm::SamplingBoardView.
+class SimBoardView final : public comm::SamplingBoardView {
  public:
-  SimBoardView(Job& job, Rank& self) : job_(job), self_(self), rng_(job.cfg.seed ^ (0x51ed2705ULL * (self.id + 1))) {}
+  SimBoardView(Job& job, Rank& self)
+      : comm::SamplingBoardView(job.cfg.boardSample, job.cfg.seed, self.id), job_(job), self_(self) {}
   std::optional<comm::RankRecord> read(int r) const override {
     if (job_.pushes()) return job_.board->pushed(r);
     return fetched_.count(r) ? std::optional(fetched_.at(r)) : std::nullopt;
   }
   bool samples() const override { return !job_.pushes(); }
-  comm::Candidates candidates(int self, int size) override {
-    if (job_.pushes()) return comm::everyOtherRank(self, size);
-    comm::Candidates c = comm::sampleOtherRanks(self, size, job_.cfg.boardSample, rng_);
-    refresh(c.ranks);
-    c.fresh = true;
-    return c;
-  }
   // One-sided reads at the owners: three dependent phases of gets, each a round trip (board.cpp).
   void refresh(std::span<const int> ranks) override {
     if (ranks.empty()) return;
@@ -45,7 +40,6 @@ class SimBoardView final : public comm::BoardView {
  private:
   Job& job_;
   Rank& self_;
-  std::mt19937_64 rng_;
   std::map<int, comm::RankRecord> fetched_;
 };
 

@@ -176,18 +176,16 @@ class LoadBoard {
 // The board as a policy sees it, the same under every scheme: candidates() are the ranks to score
 // now with their records current (all: every other rank, pushed; sample: k random other ranks,
 // fetched at their owners now), refresh() re-reads some at their owners, read() is the newest.
-class LoadBoardView final : public BoardView {
+class LoadBoardView final : public SamplingBoardView {
  public:
-  LoadBoardView(LoadBoard& b, int sample, std::uint64_t seed) : board_(b), sample_(sample), rng_(seed) {}
+  // `sample` ranks per draw on the sampled board, from rank `rank`'s stream under --seed `seed`.
+  LoadBoardView(LoadBoard& b, int sample, std::uint64_t seed, int rank) : SamplingBoardView(sample, seed, rank), board_(b) {}
   std::optional<RankRecord> read(int r) const override { return board_.latest(r); }
-  Candidates candidates(int self, int size) override;
   bool samples() const override { return !board_.pushes(); }
   void refresh(std::span<const int> ranks) override;
 
  private:
   LoadBoard& board_;
-  int sample_;
-  std::mt19937_64 rng_;
   std::vector<std::optional<RankRecord>> out_;
 };
 

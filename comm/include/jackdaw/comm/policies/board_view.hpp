@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <random>
 #include <span>
@@ -29,7 +30,8 @@ inline Candidates everyOtherRank(int self, int size) {
 }
 
 // The sampled board's choice: k distinct ranks other than `self`, uniformly (a partial
-// Fisher–Yates). The runtime's LoadBoardView and jackdaw-sim's board both draw this way.
+// Fisher–Yates). The runtime's LoadBoardView and jackdaw-sim's board both draw this way
+// (SamplingBoardView, below).
 inline Candidates sampleOtherRanks(int self, int size, int k, std::mt19937_64& rng) {
   Candidates c = everyOtherRank(self, size);
   const std::size_t n = std::min<std::size_t>(static_cast<std::size_t>(std::max(1, k)), c.ranks.size());
@@ -55,6 +57,30 @@ class BoardView {
   // Re-read these ranks' records at their owners now (a timed one-sided read); read() then returns
   // them. The default has no owners to ask.
   virtual void refresh(std::span<const int> /*ranks*/) {}
+};
+
+// The seed of rank `rank`'s board sample under `--seed seed`, apart from the policy's own stream.
+inline std::uint64_t boardSampleSeed(std::uint64_t seed, int rank) {
+  return (seed ^ 0x5bd1e995ULL) * static_cast<std::uint64_t>(rank + 1);
+}
+
+// A board that may sample, written once for the runtime (LoadBoardView) and jackdaw-sim
+// (SimBoardView), so one --seed draws the same ranks in both: while samples() is false (the push
+// board) every other rank, else `sample` of them from this rank's stream, read at their owners.
+class SamplingBoardView : public BoardView {
+ public:
+  SamplingBoardView(int sample, std::uint64_t seed, int rank) : sample_(sample), rng_(boardSampleSeed(seed, rank)) {}
+  Candidates candidates(int self, int size) final {
+    if (!samples()) return everyOtherRank(self, size);
+    Candidates c = sampleOtherRanks(self, size, sample_, rng_);
+    refresh(c.ranks);
+    c.fresh = true;
+    return c;
+  }
+
+ private:
+  int sample_;
+  std::mt19937_64 rng_;
 };
 
 }  // namespace jackdaw::comm
