@@ -1,7 +1,13 @@
 #include "jackdaw/comm/collectives.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
 #include <string>
+#include <vector>
 
 namespace jackdaw::comm {
 
@@ -10,6 +16,20 @@ namespace {
 // thread is listening, and are apart from its tags (comm_thread.cpp) anyway.
 constexpr int kTagLength = 71, kTagChunk = 72, kTagClock = 73;
 constexpr std::size_t kChunk = std::size_t{1} << 30;  // MPI counts are ints: big texts go in pieces
+constexpr std::size_t kClockIdBytes = 96;
+
+// Which CLOCK_MONOTONIC this process reads: its kernel's boot and its time namespace ("" if
+// unknown, which never counts as shared; also under JACKDAW_TEST_CLOCK_PINGPONG, so that one
+// machine's tests reach the ping-pong that ranks on other hosts use).
+std::string clockIdentity() {
+  if (std::getenv("JACKDAW_TEST_CLOCK_PINGPONG")) return "";  // TEST ONLY: as if on another host
+  std::ifstream f("/proc/sys/kernel/random/boot_id");
+  std::string boot;
+  if (!std::getline(f, boot) || boot.empty()) return "";
+  char ns[64] = {};
+  const ssize_t n = ::readlink("/proc/self/ns/time", ns, sizeof ns - 1);
+  return (boot + "/" + (n > 0 ? std::string(ns, static_cast<std::size_t>(n)) : std::string())).substr(0, kClockIdBytes - 1);
+}
 
 int rankOf(MPI_Comm comm) {
   int rank = 0;
@@ -93,21 +113,36 @@ std::optional<RankValue> lowestRankWith(MPI_Comm comm, bool has, int value) {
   return RankValue{lowest[0], lowest[1]};
 }
 
-std::chrono::steady_clock::time_point rootClockNow(MPI_Comm comm, int rounds) {
+RootClock rootClockNow(MPI_Comm comm, int rounds) {
   using Clock = std::chrono::steady_clock;
   const auto ns = [](Clock::duration d) { return std::chrono::duration_cast<std::chrono::nanoseconds>(d).count(); };
   MPI_Barrier(comm);
-  const int size = sizeOf(comm);
-  if (rankOf(comm) == 0) {
-    const auto now = Clock::now();
+  const int size = sizeOf(comm), rank = rankOf(comm);
+  // Rank 0's now and its clock's identity; every rank says whether it shares that clock.
+  struct {
+    std::int64_t nowNs = 0;
+    char clock[kClockIdBytes] = {};
+  } root;
+  const auto now = Clock::now();
+  const std::string mine = clockIdentity();
+  if (rank == 0) {
+    root.nowNs = ns(now.time_since_epoch());
+    mine.copy(root.clock, sizeof root.clock - 1);
+  }
+  MPI_Bcast(&root, sizeof root, MPI_BYTE, 0, comm);
+  const int shares = rank == 0 || (!mine.empty() && mine == std::string(root.clock));
+  std::vector<int> sharing(rank == 0 ? size : 0);
+  MPI_Gather(&shares, 1, MPI_INT, sharing.data(), 1, MPI_INT, 0, comm);
+  if (rank == 0) {
     for (int r = 1; r < size; ++r)
-      for (int k = 0; k < rounds; ++k) {
+      for (int k = 0; k < rounds && !sharing[static_cast<std::size_t>(r)]; ++k) {
         MPI_Recv(nullptr, 0, MPI_BYTE, r, kTagClock, comm, MPI_STATUS_IGNORE);
         const std::int64_t t = ns(Clock::now() - now);
         MPI_Send(&t, 1, MPI_INT64_T, r, kTagClock, comm);
       }
-    return now;
+    return {now, 0};
   }
+  if (shares) return {Clock::time_point(std::chrono::duration_cast<Clock::duration>(std::chrono::nanoseconds(root.nowNs))), 0};
   std::int64_t bestRtt = INT64_MAX;
   Clock::time_point rootNow = Clock::now();
   for (int k = 0; k < rounds; ++k) {
@@ -121,7 +156,7 @@ std::chrono::steady_clock::time_point rootClockNow(MPI_Comm comm, int rounds) {
       rootNow = a + (b - a) / 2 - std::chrono::duration_cast<Clock::duration>(std::chrono::nanoseconds(t0));
     }
   }
-  return rootNow;
+  return {rootNow, (bestRtt + 1) / 2};
 }
 
 }  // namespace jackdaw::comm

@@ -153,6 +153,10 @@ bool StealProtocol::keep(const StealRequest& q, double heldUs) {
 // heldUs: how long the request has been held (0 on arrival). take() is asked even when the request
 // may be kept: it is what makes a busy worker split for a thief.
 bool StealProtocol::answer(int thief, const StealRequest& q, std::uint64_t arrivedNs, bool draining, double heldUs) {
+  // The answer's span starts at the request's arrival, or a held one's when its hold ends: one
+  // thread answers, so its spans never cross (a held request's, from its arrival, would cross
+  // those answered while it waited).
+  const std::uint64_t fromNs = heldUs > 0 && o_.events ? port_.nowNs() : arrivedNs;
   const std::uint32_t count = draining ? 0 : port_.take(thief, q);
   if (count == 0 && !draining && keep(q, heldUs)) return false;
   if (heldUs > 0) {
@@ -179,7 +183,7 @@ bool StealProtocol::answer(int thief, const StealRequest& q, std::uint64_t arriv
     stats_.tasksSent += count;
   }
   port_.sendAnswer(thief, q, count, redirect);
-  if (o_.events) o_.events->stealAnswered({thief, rank_, q.id, count, arrivedNs, port_.nowNs()});
+  if (o_.events) o_.events->stealAnswered({thief, rank_, q.id, count, fromNs, port_.nowNs()});
   return true;
 }
 

@@ -193,11 +193,14 @@ void RunTimeline::afterLeg(Leg& leg) {
   if (leg.saved) checkpoint(leg.savedFrom, leg.savedTo, leg.savedTasks);
 }
 
-// Rank 0's epoch is its clock now; every other rank puts its epoch where rank 0's is, estimating
-// rank 0's clock by ping-pong (comm::rootClockNow).
+// Rank 0's epoch is its clock now; every other rank puts its epoch where rank 0's is: exactly on
+// rank 0's kernel clock, else by ping-pong (comm::rootClockNow), with its error bound kept.
 void RunTimeline::align() {
   if (!on()) return;
-  tl_->setEpoch(ctx_.size > 1 ? comm::rootClockNow(ctx_.world) : Clock::now());
+  if (ctx_.size == 1) return tl_->setEpoch(Clock::now());
+  const comm::RootClock root = comm::rootClockNow(ctx_.world);
+  tl_->setEpoch(root.now);
+  clockErrorNs_ = root.errorNs;
 }
 
 void RunTimeline::search(Clock::time_point start, Clock::time_point end, int workers, bool parallel,
@@ -219,9 +222,10 @@ void RunTimeline::write() {
   const std::string mine = traceEventsOfRank(ctx_.rank, workers_, events, tl_->firstDropNs(), tl_->dropped());
   // What each rank kept and dropped, for the file's otherData.
   const double firstDropUs = tl_->dropped() > 0 ? 1e-3 * static_cast<double>(tl_->firstDropNs()) : -1.0;
-  const double mineCounts[3] = {static_cast<double>(events.size()), static_cast<double>(tl_->dropped()), firstDropUs};
+  const double mineCounts[4] = {static_cast<double>(events.size()), static_cast<double>(tl_->dropped()), firstDropUs,
+                                1e-3 * static_cast<double>(clockErrorNs_)};
   const std::vector<double> counts = ctx_.size > 1 ? comm::gatherDoubles(ctx_.world, mineCounts)
-                                                   : std::vector<double>(mineCounts, mineCounts + 3);
+                                                   : std::vector<double>(mineCounts, mineCounts + 4);
   // Rank 0 writes FILE (safe_file.hpp); a failure there does not stop the other ranks' parts from
   // streaming in, and is reported after the answer (exit code 4).
   std::optional<OutputFile> file;
@@ -239,8 +243,9 @@ void RunTimeline::write() {
   nlohmann::json ranks = nlohmann::json::array();
   std::uint64_t dropped = 0;
   for (int r = 0; r < ctx_.size; ++r) {
-    const double* c = &counts[3 * static_cast<std::size_t>(r)];
-    nlohmann::json one = {{"rank", r}, {"events", static_cast<std::uint64_t>(c[0])}, {"dropped", static_cast<std::uint64_t>(c[1])}};
+    const double* c = &counts[4 * static_cast<std::size_t>(r)];
+    nlohmann::json one = {{"rank", r}, {"events", static_cast<std::uint64_t>(c[0])}, {"dropped", static_cast<std::uint64_t>(c[1])},
+                          {"clock_error_us", c[3]}};
     if (c[1] > 0) one["complete_until_us"] = c[2];
     dropped += static_cast<std::uint64_t>(c[1]);
     ranks.push_back(one);
@@ -251,7 +256,8 @@ void RunTimeline::write() {
       {"ranks", ctx_.size},
       {"workers_per_rank", workers_},
       {"cap_per_rank", ctx_.opts.timelineCap},
-      {"clock", "microseconds since rank 0 started recording; each rank estimated rank 0's clock by ping-pong (shortest of 8 round trips)"},
+      {"clock", "microseconds since rank 0 started recording; a rank on rank 0's kernel clock reads it exactly, any other "
+                "estimated it by ping-pong (shortest of 8 round trips), at most per_rank's clock_error_us off"},
       {"idle", "a worker's idle spans are the gaps between its tasks within each search"},
       {"per_rank", ranks}};
   *out << "\n],\"otherData\":" << other.dump() << "}\n";

@@ -45,10 +45,17 @@ struct RankValue {
 };
 std::optional<RankValue> lowestRankWith(MPI_Comm comm, bool has, int value);
 
-// Rank 0's steady clock, as each rank's own steady clock reads it: after a barrier, rank 0 takes
-// its now; every other rank asks rank 0 the time `rounds` times and, from the shortest round trip,
-// takes the reply as read at its midpoint (Cristian's method). A barrier alone was not enough:
-// ranks left one up to 8 ms apart on an oversubscribed node.
-std::chrono::steady_clock::time_point rootClockNow(MPI_Comm comm, int rounds = 8);
+// Rank 0's "now" on this rank's steady clock, and how far off it may be.
+struct RootClock {
+  std::chrono::steady_clock::time_point now;
+  std::int64_t errorNs = 0;  // 0: the same clock as rank 0's
+};
+// After a barrier rank 0 takes its now. A rank under the same kernel clock (the same boot id and
+// time namespace: one CLOCK_MONOTONIC, which steady_clock reads) takes it as it is. Any other asks
+// rank 0 the time `rounds` times and, from the shortest round trip, takes the reply as read at its
+// midpoint (Cristian's method; error: at most half that round trip). A barrier alone was not
+// enough: ranks left one up to 8 ms apart on an oversubscribed node; the ping-pongs alone were
+// 1 ms off there beside a CPU-bound process.
+RootClock rootClockNow(MPI_Comm comm, int rounds = 8);
 
 }  // namespace jackdaw::comm

@@ -25,7 +25,8 @@ class CommEvents {
   };
   // Thief side: the request went out at startNs and its answer arrived at endNs.
   virtual void stealEnded(const Steal&) {}
-  // Victim side: the request was taken in at startNs and the answer sent at endNs.
+  // Victim side: the request was taken in (a held one: its hold ended) at startNs and the answer
+  // sent at endNs.
   virtual void stealAnswered(const Steal&) {}
   // This rank's load record went on the board.
   virtual void published(std::uint64_t /*atNs*/, std::uint64_t /*stealable*/, std::uint64_t /*pooled*/) {}

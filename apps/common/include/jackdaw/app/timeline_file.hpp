@@ -69,6 +69,7 @@ class RunTimeline final : public RunFeature {
   std::unique_ptr<distributed::CommTimeline> comm_;
   int workers_ = 1;
   int legs_ = 0;
+  std::int64_t clockErrorNs_ = 0;  // how far this rank's zero may be from rank 0's (align())
 };
 
 // One rank's part of the trace: its events as trace-event JSON objects, each line starting with
