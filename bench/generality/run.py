@@ -50,11 +50,10 @@ def main():
     ap.add_argument("--out")
     a = ap.parse_args()
     chosen = [c for c in CASES if not a.cases or any(k in c[0] for k in a.cases.split(","))]
-    out = ["# The cost of generality: seq against a hand-written search", "",
-           f"- command: `bench/generality/run.py {' '.join(shlex.quote(x) for x in sys.argv[1:])}` (from the repository root)",
-           f"- machine: {benchlib.machine()}", f"- date: {benchlib.utc_now()}",
-           f"- {a.reps} repetitions of each, seq and hand alternating; seconds of the search alone: median [min, max]", "",
-           "| case | nodes (both) | seq s | hand s | seq / hand |", "|---|---|---|---|---|"]
+    out = benchlib.preamble("The cost of generality: seq against a hand-written search", "bench/generality/run.py",
+                            sys.argv[1:], f"{a.reps} repetitions of each, seq and hand alternating; seconds of the "
+                            "search alone: median [min, max]")
+    out += ["", "| case | nodes (both) | seq s | hand s | seq / hand |", "|---|---|---|---|---|"]
     for name, program, args, answer in chosen:
         t = {"seq": [], "hand": []}
         nodes = set()
