@@ -43,7 +43,7 @@ COMM_CORE = ("jackdaw/comm/policy.hpp", "jackdaw/comm/policies/", "jackdaw/comm/
              "jackdaw/comm/board_scheme.hpp",
              "jackdaw/comm/comm_stats.hpp", "jackdaw/comm/comm_options.hpp", "jackdaw/comm/comm_events.hpp",
              "jackdaw/comm/local_work.hpp", "jackdaw/comm/seed_tree.hpp", "jackdaw/comm/cli_numbers.hpp",
-             "jackdaw/comm/steal_protocol.hpp", "jackdaw/comm/comm_cli.hpp")
+             "jackdaw/comm/steal_protocol.hpp", "jackdaw/comm/comm_cli.hpp", "jackdaw/comm/steal_options.hpp")
 # folder -> (jackdaw/ sub-folders it may include, libraries it must not include, comm headers allowed)
 MPI_FREE = {
     "trace": ({"trace"}, MPI, ()),

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "jackdaw/app/options.hpp"
 
 namespace partest {

@@ -5,7 +5,11 @@
 #include <set>
 #include <string>
 
+#include <CLI/CLI.hpp>
+
+#include "jackdaw/app/test_hooks.hpp"
 #include "jackdaw/comm/cli_numbers.hpp"
+#include "jackdaw/comm/comm_cli.hpp"
 #include "jackdaw/core/cpu_set.hpp"
 #include "jackdaw/core/errors.hpp"
 #include "jackdaw/core/input_file.hpp"
@@ -257,6 +261,20 @@ std::vector<int> parseRankList(const std::string& list, int size) {
     pos = comma + 1;
   }
   return out;
+}
+
+void addTestHookOptions(CLI::App& app, TestHooks& t) {
+  app.add_option("--test-fail-rank", t.failRank, "TEST ONLY: this rank fails as if its input were unreadable")
+      ->group("");
+  app.add_option("--test-setup-pause", t.setUpPause,
+                 "TEST ONLY: wait this many seconds at the end of set-up (after --checkpoint's lock is taken)")
+      ->group("");
+  app.add_option("--test-start-pause-rank", t.startPauseRank,
+                 "TEST ONLY: this rank waits 3 s after the last set-up collective, before its search starts")
+      ->group("");
+  app.add_option("--test-late-stop-rank", t.launch.stopAfterAgreementRank,
+                 "TEST ONLY: with --checkpoint, interrupt this rank just after the ranks agreed the search ended")
+      ->group("");
 }
 
 }  // namespace jackdaw::app

@@ -23,27 +23,15 @@
 #include "jackdaw/comm/board_scheme.hpp"
 #include "jackdaw/comm/comm_options.hpp"
 #include "jackdaw/comm/policy.hpp"
+#include "jackdaw/comm/steal_options.hpp"
 
 namespace jackdaw::comm {
 
-// The victim policy, its constants and the load board as the command line gives them (the fields
-// of SessionConfig and of jackdaw-sim's SimConfig of the same names).
-struct StealOptions {
-  std::string policy = "random";         // --policy: a name in the registry
-  ParamValues policyParams;              // --perf-*, --prop-*, ...: every registered constant, by flag
-  std::uint64_t seed = 1;                // --seed: the policies' random choices
-  BoardScheme board = BoardScheme::All;  // --board all | sample
-  int boardSample = 4;                   // --board-sample: records read per choice
-};
 
 // --policy and the constants of every policy in `policies`, --seed, --board, --board-sample,
 // --steal, --seed-tree, --seed-redirect, --steal-retry-max-us, --steal-hold-us. Defaults: those of `comm` and `steal`
 // as passed (CommOptions{} and StealOptions{}: the runtime's).
 void addCommOptions(CLI::App& app, CommOptions& comm, StealOptions& steal, const PolicyRegistry& policies);
-
-// The names the flags take, for reports (--stats "options": "steal": "half", "seed_redirect": "on").
-inline const char* stealName(bool stealHalf) { return stealHalf ? "half" : "one"; }
-inline const char* onOff(bool on) { return on ? "on" : "off"; }
 
 namespace cli {
 

@@ -28,7 +28,7 @@
 #include <nlohmann/json.hpp>
 
 #include "jackdaw/app/checkpoint_lock.hpp"
-#include "jackdaw/app/main.hpp"
+#include "jackdaw/app/context.hpp"
 
 namespace jackdaw::app {
 

@@ -30,7 +30,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "jackdaw/app/main.hpp"
+#include "jackdaw/app/context.hpp"
 #include "jackdaw/core/stats.hpp"
 #include "jackdaw/core/stop.hpp"
 

@@ -7,15 +7,18 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
 #include <spdlog/common.h>
 
-#include "jackdaw/comm/comm_cli.hpp"
+#include "jackdaw/comm/board_scheme.hpp"
 #include "jackdaw/comm/comm_options.hpp"
 #include "jackdaw/comm/policy.hpp"
+#include "jackdaw/comm/steal_options.hpp"
 #include "jackdaw/core/memory_budget.hpp"
 #include "jackdaw/core/work_rate.hpp"
+
+namespace CLI {
+class App;  // CLI11; options.cpp and main.hpp include it
+}
 
 namespace jackdaw::app {
 

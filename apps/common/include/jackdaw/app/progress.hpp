@@ -15,7 +15,7 @@
 #include <string>
 #include <thread>
 
-#include "jackdaw/app/main.hpp"
+#include "jackdaw/app/context.hpp"
 #include "jackdaw/app/run_feature.hpp"
 
 namespace jackdaw::app {

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "jackdaw/app/main.hpp"
+#include "jackdaw/app/context.hpp"
 #include "jackdaw/comm/comm_stats.hpp"
 #include "jackdaw/distributed/launch.hpp"
 #include "jackdaw/core/stats.hpp"

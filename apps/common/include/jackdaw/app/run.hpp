@@ -31,7 +31,7 @@
 
 #include "jackdaw/app/app_skeletons.hpp"
 #include "jackdaw/app/checkpoint.hpp"
-#include "jackdaw/app/main.hpp"
+#include "jackdaw/app/context.hpp"
 #include "jackdaw/app/progress.hpp"
 #include "jackdaw/app/record_check.hpp"
 #include "jackdaw/app/report.hpp"

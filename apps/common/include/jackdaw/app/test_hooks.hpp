@@ -4,9 +4,11 @@
 // the structs it feeds carry no test fields.
 #pragma once
 
-#include <CLI/CLI.hpp>
-
 #include "jackdaw/distributed/test_hooks.hpp"
+
+namespace CLI {
+class App;
+}
 
 namespace jackdaw::app {
 
@@ -28,18 +30,6 @@ struct TestHooks {
 };
 
 // The hidden flags (no help group: --help does not list them).
-inline void addTestHookOptions(CLI::App& app, TestHooks& t) {
-  app.add_option("--test-fail-rank", t.failRank, "TEST ONLY: this rank fails as if its input were unreadable")
-      ->group("");
-  app.add_option("--test-setup-pause", t.setUpPause,
-                 "TEST ONLY: wait this many seconds at the end of set-up (after --checkpoint's lock is taken)")
-      ->group("");
-  app.add_option("--test-start-pause-rank", t.startPauseRank,
-                 "TEST ONLY: this rank waits 3 s after the last set-up collective, before its search starts")
-      ->group("");
-  app.add_option("--test-late-stop-rank", t.launch.stopAfterAgreementRank,
-                 "TEST ONLY: with --checkpoint, interrupt this rank just after the ranks agreed the search ended")
-      ->group("");
-}
+void addTestHookOptions(CLI::App& app, TestHooks& t);  // options.cpp
 
 }  // namespace jackdaw::app

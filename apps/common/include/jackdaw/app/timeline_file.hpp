@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "jackdaw/app/main.hpp"
+#include "jackdaw/app/context.hpp"
 #include "jackdaw/app/run_feature.hpp"
 #include "jackdaw/comm/comm_events.hpp"
 #include "jackdaw/core/timeline.hpp"

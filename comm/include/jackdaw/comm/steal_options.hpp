@@ -1,0 +1,28 @@
+// The victim policy, its constants and the load board as a run asks for them (--policy, --perf-*,
+// --seed, --board, --board-sample), and the names reports give the comm flags. Plain data: the
+// flags themselves are declared in comm_cli.hpp.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "jackdaw/comm/board_scheme.hpp"
+#include "jackdaw/comm/policy.hpp"
+
+namespace jackdaw::comm {
+
+// The victim policy, its constants and the load board as the command line gives them (the fields
+// of SessionConfig and of jackdaw-sim's SimConfig of the same names).
+struct StealOptions {
+  std::string policy = "random";         // --policy: a name in the registry
+  ParamValues policyParams;              // --perf-*, --prop-*, ...: every registered constant, by flag
+  std::uint64_t seed = 1;                // --seed: the policies' random choices
+  BoardScheme board = BoardScheme::All;  // --board all | sample
+  int boardSample = 4;                   // --board-sample: records read per choice
+};
+
+// The names the flags take, for reports (--stats "options": "steal": "half", "seed_redirect": "on").
+inline const char* stealName(bool stealHalf) { return stealHalf ? "half" : "one"; }
+inline const char* onOff(bool on) { return on ? "on" : "off"; }
+
+}  // namespace jackdaw::comm
