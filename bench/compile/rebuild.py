@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """What a one-line change of a model costs to rebuild: examples/chromatic_number, built against an
-installed package, with every skeleton compiled in and with only those --skeleton auto uses.
+installed package, with every skeleton compiled in and with only those --skeleton auto uses, as a
+Release build (-O3) and as a Debug build (-O0 -g: the write-compile-fix loop of a new model).
 
-  bench/compile/rebuild.py PREFIX [--before PREFIX_BEFORE] [--rounds 5] [--out FILE]
+  bench/compile/rebuild.py PREFIX [--rounds 5] [--out FILE]
 
-PREFIX is an installed Jackdaw (cmake --install build --prefix PREFIX); PREFIX_BEFORE, if given,
-one installed from the commit before issue 53 (no AutoTable there: the example then compiles every
-skeleton, as an app did). Each variant is a copy of the example in a scratch folder, configured
-(Release, Ninja) and built once; then every round, in an order that rotates, touches the copy's
-model.hpp and times `cmake --build` (wall seconds, the whole rebuild: main.cpp recompiled and the
-program linked; reader.cpp is not recompiled).
+PREFIX is an installed Jackdaw (cmake --install build --prefix PREFIX). Each variant is a copy of
+the example in a scratch folder, configured (Ninja) and built once; then every round, in an order
+that rotates, touches the copy's
+model.hpp and times `cmake --build` (wall seconds, the whole rebuild: search.cpp recompiled and the
+program linked; main.cpp and reader.cpp are not recompiled).
 """
 import argparse
 import os
@@ -31,16 +31,17 @@ TABLE = "using Skeletons = jackdaw::skeletons::AutoTable<Kind>;"
 ALL = "using Skeletons = jackdaw::app::AppSkeletons;"
 
 
-def prepare(scratch, line, prefix):
+def prepare(scratch, line, prefix, build_type):
     src = os.path.join(scratch, f"src{len(os.listdir(scratch))}")
     shutil.copytree(EXAMPLE, src)
-    main = os.path.join(src, "main.cpp")
-    text = open(main).read()
+    search = os.path.join(src, "search.cpp")
+    text = open(search).read()
     if TABLE not in text:
-        sys.exit(f"{main}: no line '{TABLE}'")
-    open(main, "w").write(text.replace(TABLE, line))
+        sys.exit(f"{search}: no line '{TABLE}'")
+    open(search, "w").write(text.replace(TABLE, line))
     build = src + "-build"
-    subprocess.run(["cmake", "-S", src, "-B", build, "-G", "Ninja", f"-DCMAKE_PREFIX_PATH={prefix}"], check=True,
+    subprocess.run(["cmake", "-S", src, "-B", build, "-G", "Ninja", f"-DCMAKE_PREFIX_PATH={prefix}",
+                    f"-DCMAKE_BUILD_TYPE={build_type}"], check=True,
                    capture_output=True)
     subprocess.run(["cmake", "--build", build], check=True, capture_output=True)
     return src, build
@@ -54,27 +55,27 @@ def rebuild(src, build):
     p = subprocess.run(["cmake", "--build", build], capture_output=True, text=True)
     secs = time.monotonic() - t0
     cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if p.returncode != 0 or "reader.cpp" in p.stdout or "main.cpp" not in p.stdout:
-        sys.exit(f"rebuild of {build} did not recompile main.cpp alone:\n{p.stdout}{p.stderr}")
+    if p.returncode != 0 or "reader.cpp" in p.stdout or "main.cpp" in p.stdout or "search.cpp" not in p.stdout:
+        sys.exit(f"rebuild of {build} did not recompile search.cpp alone:\n{p.stdout}{p.stderr}")
     return secs, (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("prefix")
-    ap.add_argument("--before")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--out")
     a = ap.parse_args()
-    # name -> (prefix, what main.cpp's table alias becomes)
-    variants = {}
-    if a.before:
-        variants["before issue 53: every skeleton, the frame as it was"] = (a.before, ALL)
-    variants["every skeleton, this frame"] = (a.prefix, ALL)
-    variants["AutoTable<K> (as shipped), this frame"] = (a.prefix, TABLE)
+    # name -> (what search.cpp's table alias becomes, CMAKE_BUILD_TYPE)
+    variants = {
+        "every skeleton, Release": (ALL, "Release"),
+        "AutoTable<K> (as shipped), Release": (TABLE, "Release"),
+        "every skeleton, Debug": (ALL, "Debug"),
+        "AutoTable<K> (as shipped), Debug": (TABLE, "Debug"),
+    }
     scratch = tempfile.mkdtemp(prefix="rebuild-")
     try:
-        dirs = {name: prepare(scratch, line, os.path.abspath(prefix)) for name, (prefix, line) in variants.items()}
+        dirs = {name: prepare(scratch, line, os.path.abspath(a.prefix), bt) for name, (line, bt) in variants.items()}
         times = {name: [] for name in variants}
         cpus = {name: [] for name in variants}
         loads = []
@@ -89,16 +90,15 @@ def main():
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     out = ["# Rebuild after a one-line model change: examples/chromatic_number", "",
-           f"- command: `bench/compile/rebuild.py PREFIX{' --before PREFIX_BEFORE' if a.before else ''} --rounds {a.rounds}` "
-           "(from the repository root; PREFIX: this tree installed with `cmake --install build --prefix PREFIX`; "
-           "PREFIX_BEFORE: the tree before issue 53, installed the same way)",
-           f"- machine: {benchlib.machine()}; g++ {subprocess.run(['g++', '-dumpfullversion'], capture_output=True, text=True).stdout.strip()}, Release (-O3), Ninja",
+           f"- command: `bench/compile/rebuild.py PREFIX --rounds {a.rounds}` "
+           "(from the repository root; PREFIX: this tree installed with `cmake --install build --prefix PREFIX`)",
+           f"- machine: {benchlib.machine()}; g++ {subprocess.run(['g++', '-dumpfullversion'], capture_output=True, text=True).stdout.strip()}, Ninja; Release: -O3, Debug: -O0 -g",
            f"- date: {benchlib.utc_now()}; 1-minute load average during the rounds: {min(loads):.1f}-{max(loads):.1f}",
-           "- each round touches model.hpp and times `cmake --build` (main.cpp recompiled, then linked); the variants' "
+           "- each round touches model.hpp and times `cmake --build` (search.cpp recompiled, then linked); the variants' "
            "order rotates from round to round",
            "- wall: the rebuild's seconds; CPU: user + system seconds of its processes (less sensitive to "
            "other load on the machine)",
-           "", "| skeletons compiled into main.cpp | wall s, median [min, max] | CPU s, median [min, max] | wall, each round |",
+           "", "| skeletons compiled into search.cpp, build type | wall s, median [min, max] | CPU s, median [min, max] | wall, each round |",
            "|---|---|---|---|"]
     for name in variants:
         ts, cs = times[name], cpus[name]

@@ -92,7 +92,7 @@ template <SearchModel M, SearchKind K, class Launch = jackdaw::detail::LocalLaun
 SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
                           const typename SearchTypes<M, K>::Params& params, StopFlag& stop, const Options& opts,
                           Launch&& launch = {}) {
-  return jackdaw::detail::withHungerRule(opts, [&]<class Hungry>(Hungry) {
+  return jackdaw::detail::withHungerRule(opts, launch, [&]<class Hungry>(Hungry) {
     return detail::search<M, K, Hungry::value>(space, std::move(root), params, stop, opts, std::forward<Launch>(launch));
   });
 }

@@ -14,6 +14,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "jackdaw/core/cpu_set.hpp"
 #include "jackdaw/core/hunger_rule.hpp"
 #include "jackdaw/core/worker_queues.hpp"
 #include "jackdaw/skeletons/detail/parallel_search.hpp"
@@ -27,8 +28,10 @@ using DepthPoolSearch = ParallelSearch<M, K, WorkerQueues<Task<typename M::Node>
 // of the shallowest levels, level after level) to the pool, in the model's order; returns the
 // shallowest depth given, or -1 if none. forThief: into this worker's own queue (the hunger rule),
 // else into the pool's level-ordered shared part (budget's splits).
+// Out of line and cold: a split is rare (once per budget, or when a worker is hungry), and a model
+// whose hot() flattens its task loop (ns) would otherwise inline it into every node's path.
 template <class S, class Dfs>
-int splitIntoPool(S& s, Dfs& dfs, std::size_t maxTasks = std::numeric_limits<std::size_t>::max(),
+[[gnu::noinline, gnu::cold]] int splitIntoPool(S& s, Dfs& dfs, std::size_t maxTasks = std::numeric_limits<std::size_t>::max(),
                   bool acrossLevels = false, bool forThief = false) {
   int depth = -1;
   const bool remote = forThief && s.remoteHungry();
@@ -63,9 +66,14 @@ struct HungerSplit {
 
 // run(std::true_type{}) under ParallelOptions::splitOnHunger, else run(std::false_type{}): a
 // skeleton's hooks are compiled with the hunger rule or without it, never testing the flag per node.
-template <class Run>
-decltype(auto) withHungerRule(const ParallelOptions& o, Run&& run) {
-  if (o.splitOnHunger) return run(std::true_type{});
+// One worker with no other rank (a launch that spans no other process) is never hungry: it runs
+// without the rule.
+template <class Launch, class Run>
+decltype(auto) withHungerRule(const ParallelOptions& o, const Launch& launch, Run&& run) {
+  bool otherRanks = false;
+  if constexpr (requires { launch.spansProcesses(); }) otherRanks = launch.spansProcesses();
+  const int workers = o.runtime.threads > 0 ? o.runtime.threads : CpuSet::current().count();
+  if (o.splitOnHunger && (otherRanks || workers > 1)) return run(std::true_type{});
   return run(std::false_type{});
 }
 
