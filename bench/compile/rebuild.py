@@ -7,9 +7,8 @@ Release build (-O3) and as a Debug build (-O0 -g: the write-compile-fix loop of 
 
 PREFIX is an installed Jackdaw (cmake --install build --prefix PREFIX). Each variant is a copy of
 the example in a scratch folder, configured (Ninja) and built once; then every round, in an order
-that rotates, touches the copy's
-model.hpp and times `cmake --build` (wall seconds, the whole rebuild: search.cpp recompiled and the
-program linked; main.cpp and reader.cpp are not recompiled).
+that rotates, touches the copy's model.hpp and times `cmake --build` (wall seconds, the whole
+rebuild: search.cpp recompiled and the program linked; main.cpp and reader.cpp are not recompiled).
 """
 import argparse
 import os

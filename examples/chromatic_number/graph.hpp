@@ -9,6 +9,8 @@
 
 namespace chromatic {
 
+inline constexpr int kMaxVertices = 64;  // the model's vertex sets are one machine word (model.hpp)
+
 struct Graph {
   int n = 0;                                // vertices 0 .. n-1 (the file numbers them from 1)
   std::vector<std::pair<int, int>> edges;   // distinct, u < v

@@ -24,11 +24,11 @@ int main(int argc, char** argv) {
     // another graph, whatever its name.
     cli.add_option("file", file, "DIMACS graph ('p edge N M', 'e U V'), at most 64 vertices")->required();
     cli.add_option("--decide", k, "Decide only: can the graph be coloured with K colours?")
-        ->check(CLI::Range(1, chromatic::kMaxGraphVertices));
+        ->check(CLI::Range(1, chromatic::kMaxVertices));
   };
   auto body = [&](jackdaw::app::AppContext& ctx) {
     // Bad input throws jackdaw::InputError (FILE:LINE: what): exit 2, one message, every rank.
-    const chromatic::Graph g = chromatic::readDimacs(file, chromatic::kMaxGraphVertices, ctx.opts.memoryLimit);
+    const chromatic::Graph g = chromatic::readDimacs(file, chromatic::kMaxVertices, ctx.opts.memoryLimit);
     return chromatic::solve(ctx, file, g, k);
   };
   return jackdaw::app::runMain(argc, argv, "chromatic", "Chromatic number of a graph (DSATUR branch and bound)", setup, body);

@@ -2,7 +2,7 @@
 // (Better = std::less<>). A node is a partial proper colouring; its generator takes the uncoloured
 // vertex whose coloured neighbours show the most distinct colours (ties: the most uncoloured
 // neighbours, then the lowest number) and gives it each colour it may take, lowest first, then one
-// new colour. The same model answers "is the graph k-colourable?" as a decision (main.cpp).
+// new colour. The same model answers "is the graph k-colourable?" as a decision (search.cpp).
 #pragma once
 
 #include <algorithm>
@@ -11,16 +11,16 @@
 #include <cstdint>
 #include <functional>
 
+#include "graph.hpp"
+
 namespace chromatic {
 
-inline constexpr int kMaxVertices = 64;  // a vertex set is one machine word
-
-// Read-only data, shared by a rank's workers; main() builds the same one on every rank.
+// Read-only data, shared by a rank's workers; every rank builds the same one (space.hpp).
 struct Space {
   int n = 0;
   std::uint64_t all = 0;                       // the n vertices
   std::array<std::uint64_t, kMaxVertices> adj{};  // adj[v]: v's neighbours
-  int clique = 1;                              // size of a clique found by main(): a lower bound
+  int clique = 1;                              // size of a clique makeSpace found: a lower bound
 };
 
 // Trivially copyable, so it crosses ranks as raw bytes (no serialize()).
@@ -30,7 +30,7 @@ struct Node {
   int used = 0;  // colours 0 .. used-1 appear
   bool complete = false;
   // Only a complete colouring is an answer. A partial one scores a placeholder worse than any
-  // colouring of 64 vertices, so it never becomes the incumbent (main's initialBound is n + 1).
+  // colouring of 64 vertices, so it never becomes the incumbent (search.cpp's initialBound is n + 1).
   static constexpr int kNoAnswer = kMaxVertices + 1;
   int getObj() const { return complete ? used : kNoAnswer; }
 };

@@ -11,8 +11,6 @@
 #include "model.hpp"
 #include "space.hpp"
 
-static_assert(chromatic::kMaxGraphVertices == chromatic::kMaxVertices, "search.hpp and model.hpp disagree");
-
 namespace {
 
 using chromatic::Model;

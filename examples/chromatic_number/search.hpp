@@ -11,9 +11,6 @@
 
 namespace chromatic {
 
-// The most vertices the model takes (a vertex set is one machine word; model.hpp checks it).
-inline constexpr int kMaxGraphVertices = 64;
-
 // The chromatic number of g, or with k whether k colours suffice: prints the answer, writes
 // --stats and returns the exit code (jackdaw::app::finish).
 int solve(jackdaw::app::AppContext& ctx, const std::string& file, const Graph& g, std::optional<int> k);

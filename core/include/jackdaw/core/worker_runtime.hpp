@@ -44,12 +44,14 @@ struct RuntimeOptions {
   int threads = 0;          // 0: one per CPU the process may use (hwloc)
   bool bind = false;        // pin worker k to the k-th allowed core
   WorkRateParams rate{};    // constants of (3.1)
+  // The workers a runtime of these options has.
+  int workers() const { return threads > 0 ? threads : CpuSet::current().count(); }
 };
 
 class WorkerRuntime {
  public:
   explicit WorkerRuntime(const RuntimeOptions& o = {})
-      : workers_(o.threads > 0 ? o.threads : CpuSet::current().count()),
+      : workers_(o.workers()),
         widened_(widenFor(workers_)),
         arena_(workers_, 1),
         start_(std::chrono::steady_clock::now()) {

@@ -5,8 +5,6 @@
 #pragma once
 
 #include <chrono>
-
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>

@@ -14,7 +14,6 @@
 #include <type_traits>
 #include <utility>
 
-#include "jackdaw/core/cpu_set.hpp"
 #include "jackdaw/core/hunger_rule.hpp"
 #include "jackdaw/core/worker_queues.hpp"
 #include "jackdaw/skeletons/detail/parallel_search.hpp"
@@ -72,8 +71,7 @@ template <class Launch, class Run>
 decltype(auto) withHungerRule(const ParallelOptions& o, const Launch& launch, Run&& run) {
   bool otherRanks = false;
   if constexpr (requires { launch.spansProcesses(); }) otherRanks = launch.spansProcesses();
-  const int workers = o.runtime.threads > 0 ? o.runtime.threads : CpuSet::current().count();
-  if (o.splitOnHunger && (otherRanks || workers > 1)) return run(std::true_type{});
+  if (o.splitOnHunger && (otherRanks || o.runtime.workers() > 1)) return run(std::true_type{});
   return run(std::false_type{});
 }
 
