@@ -53,7 +53,7 @@ void addCommOptions(CLI::App& app, CommOptions& comm, StealOptions& steal, const
                  "arity, which answers once it has spare work (0 = off: every rank steals by its policy from the start)")
       ->capture_default_str()
       ->check(cli::whole(0, 1 << 20));
-  cli::addChoice(app, "--seed-redirect", comm.seedRedirect, {{"on", true}, {"off", false}},
+  cli::addSwitch(app, "--seed-redirect", comm.seedRedirect,
                  "--seed-tree: a refused seed request names the victim's own parent and the rank asks there next "
                  "(on), or the refusal ends its seed phase (off)");
   microseconds(app, "--steal-retry-max-us", comm.stealRetryMax, 1.0,
@@ -62,6 +62,22 @@ void addCommOptions(CLI::App& app, CommOptions& comm, StealOptions& steal, const
   microseconds(app, "--steal-hold-us", comm.stealHoldMax, 0.0,
                "Between ranks: a rank with nothing to give, whose busy worker splits for the thief, holds a steal "
                "request up to this long and answers it with that split (µs; 0 = refuse at once)");
+}
+
+void addSlowRanks(CLI::App& app, std::vector<int>& ranks, double& slowdown, const std::string& slowdownHelp) {
+  app.add_option("--slow-ranks", ranks,
+                 "Contention experiments: comma-separated ranks made --slowdown times slower (every task is followed "
+                 "by (slowdown - 1) x its own time of busy work on the worker's core)")
+      ->delimiter(',')
+      ->check(cli::whole(0, 9999999));
+  app.add_option("--slowdown", slowdown, slowdownHelp)->capture_default_str()->check(cli::real(1.0, 1e6));
+}
+
+void addMemoryLimit(CLI::App& app, std::uint64_t& bytes, const std::string& what, const std::string& defaultText) {
+  app.add_option_function<std::string>(
+         "--memory-limit", [&bytes](const std::string& v) { bytes = *cli::parseBytes(v); },
+         "The most memory " + what + " (bytes, or with K, M, G, T). Default: " + defaultText)
+      ->check(cli::bytes(1ULL << 20, 1ULL << 50));
 }
 
 }  // namespace jackdaw::comm

@@ -9,6 +9,7 @@
 #include <exception>
 
 #include "heartbeat.hpp"
+#include "jackdaw/comm/comm_turn.hpp"
 #include "jackdaw/comm/failure.hpp"
 #include "jackdaw/comm/wire.hpp"
 #include "termination_wave.hpp"
@@ -19,14 +20,6 @@ namespace {
 // Tags on the comm layer's private communicator.
 constexpr int kTagStealRequest = 1;
 constexpr int kTagStealReply = 2;
-
-// An answer's header, written with wire.hpp at a fixed size: the task count, and for a refused
-// seed request the rank to ask next (-1: none; seed_tree.hpp).
-struct AnswerHeader {
-  std::uint32_t count = 0;
-  std::int32_t redirect = -1;
-};
-constexpr std::size_t kAnswerHeaderBytes = sizeof(std::uint32_t) + sizeof(std::int32_t);
 
 std::uint64_t nowNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -116,28 +109,41 @@ void CommThread::run() {
   prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 #endif
   heartbeat_->start(wallStart);
+  // The turn's MPI transport (comm_turn.hpp).
+  struct Mpi {
+    CommThread& t;
+    bool receive() {
+      // A board on messages: apply what peers wrote, answer their reads. Like a one-sided write,
+      // that is not work for this thread: it does not shorten the backoff (peers' records and
+      // heartbeats arrive all the time, and kept a busy rank's comm thread at its shortest
+      // sleep). A bound or stop it brought is found by propagate().
+      t.board_.progress();
+      return t.pollIncoming(false);
+    }
+    bool exchangeBounds() { return t.propagate(); }
+    bool finished() { return false; }
+    bool boardPushes() { return t.board_.pushes(); }
+    void publish(std::uint64_t now, const RankRecord& r) {
+      t.board_.publish(r);
+      if (t.opts_.events) t.opts_.events->published(now, r.queued, r.pooled);
+    }
+    double timedRead(int peer) { return t.board_.timedRead(peer); }
+    bool endTurn(std::uint64_t now) {
+      if (t.wave_->step(now, t.work_, t.workMsgsSent_, t.workMsgsRecv_)) t.terminated_.store(true, std::memory_order_release);
+      t.testSends();
+      t.board_.syncIfSeparate();
+      if (t.opts_.events) t.opts_.events->turnEnded();
+      return t.terminated_.load(std::memory_order_relaxed);
+    }
+    bool sendsPending() { return !t.sends_.empty(); }
+  } mpi{*this};
   while (!terminated_.load(std::memory_order_relaxed)) {
     const std::uint64_t now = nowNs();
     heartbeat_->beat(now);
-    // A board on messages: apply what peers wrote, answer their reads. Like a one-sided write,
-    // that is not work for this thread: it does not shorten the backoff (peers' records and
-    // heartbeats arrive all the time, and kept a busy rank's comm thread at its shortest sleep).
-    // A bound or stop it brought is found by propagate() below.
-    board_.progress();
-    bool active = pollIncoming(false);
-    active |= protocol_->serveHeld(false);
-    active |= propagate();
-    active |= protocol_->onTurn(now, work_.needsWork());
-    maybePublish(now);
-    if (auto peer = protocol_->probeDue(now)) protocol_->delaySample(*peer, board_.timedRead(*peer));
-    protocol_->refreshIfDue(now);
-    if (wave_->step(now, work_, workMsgsSent_, workMsgsRecv_)) terminated_.store(true, std::memory_order_release);
-    testSends();
-    board_.syncIfSeparate();
-    if (opts_.events) opts_.events->turnEnded();
-    if (terminated_.load(std::memory_order_relaxed)) break;
-    if (auto sleep = protocol_->afterTurn(active, work_.idleWorkers(), !sends_.empty())) {
-      idleSleep(*sleep);
+    const TurnEnd end = commTurn(*protocol_, mpi, work_, now);
+    if (end.last) break;
+    if (end.sleep) {
+      idleSleep(*end.sleep);
       ++stats_.commSleeps;
     }
   }
@@ -192,7 +198,7 @@ bool CommThread::pollIncoming(bool draining) {
       continue;
     }
     AnswerHeader h;
-    in(h.count, h.redirect);
+    in(h);
     std::optional<int> redirect;
     if (h.redirect >= 0) redirect = h.redirect;
     protocol_->onReply(st.MPI_SOURCE, h.count, redirect, draining);
@@ -210,7 +216,7 @@ std::uint64_t CommThread::Port::nowNs() { return comm::nowNs(); }
 
 bool CommThread::Port::stopped() { return t_.board_.stopReason() != 0; }
 
-bool CommThread::Port::holdsWork() { return t_.work_.runningTasks() > 0 || t_.work_.queuedTasks() > 0; }
+bool CommThread::Port::holdsWork() { return comm::holdsWork(t_.work_); }
 
 bool CommThread::Port::splitsForThieves() { return t_.work_.splitsForThieves(); }
 
@@ -226,7 +232,7 @@ void CommThread::Port::sendAnswer(int thief, const StealRequest& /*q*/, std::uin
   std::vector<std::byte> header;
   {
     wire::Writer w(header);
-    w(count, static_cast<std::int32_t>(redirect.value_or(-1)));
+    w(AnswerHeader{count, static_cast<std::int32_t>(redirect.value_or(-1))});
   }
   answer_.resize(std::max(answer_.size(), header.size()));
   std::memcpy(answer_.data(), header.data(), header.size());
@@ -286,21 +292,6 @@ bool CommThread::propagate() {
     any = true;
   }
   return any;
-}
-
-// The record goes out when the protocol says it is due and it changed (steal_protocol.hpp).
-void CommThread::maybePublish(std::uint64_t now) {
-  RankRecord r;
-  r.queued = work_.stealableTasks();
-  // A publish that stays in our own window (scheme sample) costs a few stores: no rate limit.
-  if (!protocol_->publishDue(now, r.queued, board_.pushes())) return;
-  r.workRate = work_.workRate();
-  r.pooled = work_.queuedTasks();
-  r.running = static_cast<std::uint64_t>(std::max(0, work_.runningTasks()));
-  r.idle = static_cast<std::uint64_t>(std::max(0, work_.idleWorkers()));
-  if (!protocol_->offerRecord(now, r)) return;
-  board_.publish(r);
-  if (opts_.events) opts_.events->published(now, r.queued, r.pooled);
 }
 
 void CommThread::testSends() {

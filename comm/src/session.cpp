@@ -9,22 +9,22 @@
 namespace jackdaw::comm {
 
 Session::Session(const SessionConfig& cfg, int workers, LocalWork& work)
-    : policyName_(cfg.policy), world_(cfg.world) {
+    : policyName_(cfg.steal.policy), world_(cfg.world) {
   MPI_Comm_rank(world_, &rank_);
   MPI_Comm_size(world_, &size_);
   const PolicyRegistry builtin = cfg.policies ? PolicyRegistry{} : PolicyRegistry::builtin();
   const PolicyRegistry& registry = cfg.policies ? *cfg.policies : builtin;
-  const PolicySpec& spec = registry.find(cfg.policy);  // before anything collective: same on every rank
-  board_ = std::make_unique<LoadBoard>(world_, cfg.sense, cfg.board, cfg.boardTransport);
+  const PolicySpec& spec = registry.find(cfg.steal.policy);  // before anything collective: same on every rank
+  board_ = std::make_unique<LoadBoard>(world_, cfg.sense, cfg.steal.board, cfg.boardTransport);
   // The view's sampling draws from its own stream, apart from the policy's (boardSampleSeed).
-  view_ = std::make_unique<LoadBoardView>(*board_, cfg.boardSample, cfg.seed, rank_);
+  view_ = std::make_unique<LoadBoardView>(*board_, cfg.steal.boardSample, cfg.steal.seed, rank_);
   PolicyEnv env;
   env.rank = rank_;
   env.size = size_;
   env.workers = workers;
-  env.seed = cfg.seed;
+  env.seed = cfg.steal.seed;
   env.board = view_.get();
-  policy_ = spec.make(env, cfg.policyParams);
+  policy_ = spec.make(env, cfg.steal.policyParams);
   CommOptions opts = cfg.comm;
   opts.ownCores = workersHaveOwnCores(world_, workers);
   comm_ = std::make_unique<CommThread>(world_, *board_, *view_, work, *policy_, opts);

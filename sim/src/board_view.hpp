@@ -15,7 +15,7 @@ namespace jackdaw::sim::detail {
 class SimBoardView final : public comm::SamplingBoardView {
  public:
   SimBoardView(Job& job, Rank& self)
-      : comm::SamplingBoardView(job.cfg.boardSample, job.cfg.seed, self.id), job_(job), self_(self) {}
+      : comm::SamplingBoardView(job.cfg.steal.boardSample, job.cfg.steal.seed, self.id), job_(job), self_(self) {}
   std::optional<comm::RankRecord> read(int r) const override {
     if (job_.pushes()) return job_.board->pushed(r);
     return fetched_.count(r) ? std::optional(fetched_.at(r)) : std::nullopt;

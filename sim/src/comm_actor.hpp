@@ -8,19 +8,22 @@
 #include <optional>
 #include <vector>
 
+#include "jackdaw/comm/comm_turn.hpp"
 #include "jackdaw/comm/steal_protocol.hpp"
 #include "job.hpp"
+#include "rank_work.hpp"
 #include "workers.hpp"
 
 namespace jackdaw::sim::detail {
 
-// A rank's comm thread in simulated time: the runtime's steal protocol (comm/steal_protocol.hpp),
-// driven over SimGrid mailboxes. What is the simulator's own is the transport: when a turn starts
-// (MPI's yields, late wake-ups), what the comm thread's CPU costs, how messages and board records
-// travel, and the incumbent replay's bound exchange.
+// A rank's comm thread in simulated time: the runtime's turn (comm/comm_turn.hpp) and steal
+// protocol (comm/steal_protocol.hpp) over the rank's LocalWork (rank_work.hpp), driven over
+// SimGrid mailboxes. What is the simulator's own is the transport: when a turn starts (MPI's
+// yields, late wake-ups), what the comm thread's CPU costs, how messages and board records travel,
+// and the incumbent replay's bound exchange.
 class CommActor final : public comm::StealPort {
  public:
-  CommActor(Job& job, Rank& r) : job_(job), r_(r), o_(job.cfg.comm) {}
+  CommActor(Job& job, Rank& r) : job_(job), r_(r), o_(job.cfg.comm), work_(job, r) {}
 
   void run() {
     std::unique_lock lock(*r_.mutex);
@@ -30,16 +33,9 @@ class CommActor final : public comm::StealPort {
       startTurn(lock, slept);
       slept = false;
       if (job_.done) break;
-      const std::uint64_t now = nowNs();
-      bool active = handleInbox(lock);
-      exchangeBound();
-      active |= protocol_->serveHeld(job_.done);
-      active |= protocol_->onTurn(now, r_.needsWork());
-      maybePublish(now);
-      if (auto peer = protocol_->probeDue(now)) probe(*peer, lock);
-      protocol_->refreshIfDue(now);
-      if (job_.done) break;
-      const auto sleep = protocol_->afterTurn(active, r_.idle, false);
+      const comm::TurnEnd end = comm::commTurn(*protocol_, *this, work_, nowNs());
+      if (end.last) break;
+      const auto sleep = end.sleep;
       if (!sleep) continue;
       slept = !r_.woken;
       if (slept) {
@@ -55,51 +51,79 @@ class CommActor final : public comm::StealPort {
   // ---- the protocol's port ----
   std::uint64_t nowNs() override { return detail::nowNs(); }
   bool stopped() override { return job_.done; }
-  bool holdsWork() override { return r_.running > 0 || r_.pool.size() > 0; }
-  // Hunger mode: a busy worker's private stack splits for a refused thief (take() below).
-  bool splitsForThieves() override { return r_.split && r_.running > 0; }
-
-  // As SearchWork::giveAway: tasksPerSteal of what the request may have, shallowest first. Under
-  // hunger splitting, nothing to give and nothing pooled asks a busy worker to split (the engine's
-  // requestSplit); the thief's next request may find it. With --split-remote direct (not the
-  // runtime's rule: a what-if) a busy worker's split goes into this answer instead, its hunger
-  // check's wait (a node or so) left out.
+  bool holdsWork() override { return comm::holdsWork(work_); }
+  bool splitsForThieves() override { return work_.splitsForThieves(); }
   std::uint32_t take(int /*thief*/, const comm::StealRequest& q) override {
     answer_.clear();
-    const std::size_t spare = r_.spareFor(q.seed);
-    if (spare == 0 && r_.split && job_.cfg.splitDirect && r_.split->donor() >= 0)
-      answer_ = splitFor(job_, r_, r_.split->donor(), true);
-    else if (spare == 0 && r_.split && r_.pool.size() == 0) {
-      r_.remoteHunger = true;
-      r_.hungerChanged();
-    }
-    const std::size_t want = comm::tasksPerSteal(spare, q.half);
-    for (std::size_t i = 0; i < want; ++i) answer_.push_back(r_.pool.takeShallowest());
-    if (!answer_.empty()) r_.hungerChanged();
-    return static_cast<std::uint32_t>(answer_.size());
+    return work_.giveAway(q.half, q.seed, answer_);
   }
 
-  void sendAnswer(int thief, const comm::StealRequest& q, std::uint32_t count, std::optional<int> redirect) override {
-    auto* a = new Msg{Msg::Reply, r_.id, q.id, false, 0, {}, q.seed};
+  // The answer costs the network its header (which holds the redirect) and the tasks' recorded sizes.
+  void sendAnswer(int thief, const comm::StealRequest& /*q*/, std::uint32_t count, std::optional<int> redirect) override {
+    auto* a = new Msg{Msg::Reply, r_.id, {}, {count, static_cast<std::int32_t>(redirect.value_or(-1))}, {}};
     double bytes = kReplyHeader;
     if (count > 0) {
-      a->tasks = std::move(answer_);
-      for (std::uint64_t id : a->tasks) bytes += job_.task(id).bytes;
+      for (std::uint64_t id : RankWork::ids(answer_, count)) bytes += job_.task(id).bytes;
       r_.stats.bytesSent += static_cast<std::uint64_t>(bytes - kReplyHeader);
+      a->tasks = std::move(answer_);
     }
     answer_.clear();
-    if (redirect) {
-      a->redirect = *redirect;
-      bytes += 4;
-    }
     job_.ranks[static_cast<std::size_t>(thief)]->box->put_init(a, static_cast<std::uint64_t>(bytes))->detach();
   }
 
   void sendRequest(int victim, const comm::StealRequest& q, bool /*ring*/) override {
-    auto* m = new Msg{Msg::Request, r_.id, q.id, q.seen, q.queued, {}, q.seed};
-    m->half = q.half;
+    auto* m = new Msg{Msg::Request, r_.id, q, {}, {}};
     job_.ranks[static_cast<std::size_t>(victim)]->box->put_init(m, static_cast<std::uint64_t>(kRequestBytes))->detach();
   }
+
+  // ---- the turn's transport (comm/comm_turn.hpp) ----
+  // Each message costs the comm actor's CPU (--comm-cost-us) as it is handled.
+  bool receive() {
+    bool any = false;
+    while (!r_.inbox.empty()) {
+      std::unique_ptr<Msg> m(r_.inbox.front());
+      r_.inbox.pop_front();
+      any = true;
+      cpu(*lock_, job_.cfg.commCostUs);
+      if (m->kind == Msg::Request) {
+        protocol_->onRequest(m->from, m->request, job_.done);
+        continue;
+      }
+      std::optional<int> redirect;
+      if (m->answer.redirect >= 0) redirect = m->answer.redirect;
+      protocol_->onReply(m->from, m->answer.count, redirect, job_.done);
+      if (m->answer.count > 0) work_.receive(m->tasks, m->answer.count);
+    }
+    return any;
+  }
+  bool exchangeBounds() { return exchangeBound(); }
+  bool finished() { return job_.done; }
+  bool boardPushes() { return job_.pushes(); }
+  // The simulated board carries it: every window a network delay later under scheme all, 4·(P−1)
+  // puts; at its owner under scheme sample.
+  void publish(std::uint64_t now, const comm::RankRecord& r) {
+    comm::RankRecord rec = r;
+    rec.seq = 2 * (publishes_ + 1);
+    rec.timeNs = now;
+    ++publishes_;
+    job_.board->publish(r_.id, rec);
+    ++r_.stats.boardPublishes;
+    if (job_.pushes()) {
+      const std::uint64_t peers = job_.ranks.size() - 1;
+      r_.boardMessages += 4 * peers;
+      r_.boardBytes += static_cast<std::uint64_t>(peers * (kRecordBytes + 2 * 8));
+    }
+  }
+  // The latency probe: one timed one-sided read of the peer's record (a round trip).
+  double timedRead(int peer) {
+    const double rtt = 2 * job_.oneWayS(r_, *job_.ranks[static_cast<std::size_t>(peer)], kRecordBytes);
+    lock_->unlock();
+    sg4::this_actor::sleep_for(rtt);
+    lock_->lock();
+    return rtt * 1e6;
+  }
+  bool endTurn(std::uint64_t /*now*/) { return job_.done; }
+  bool sendsPending() { return false; }  // a simulated send leaves its sender at once
 
   // The policy's choice and refresh may sleep (a read at the owners, scheme sample): the rank is
   // not held meanwhile.
@@ -135,62 +159,10 @@ class CommActor final : public comm::StealPort {
     lock.lock();
   }
 
-  bool handleInbox(std::unique_lock<sg4::Mutex>& lock) {
-    bool any = false;
-    while (!r_.inbox.empty()) {
-      std::unique_ptr<Msg> m(r_.inbox.front());
-      r_.inbox.pop_front();
-      any = true;
-      cpu(lock, job_.cfg.commCostUs);
-      if (m->kind == Msg::Request) {
-        comm::StealRequest q;
-        q.half = m->half;
-        q.seed = m->seed;
-        q.seen = m->seen;
-        q.queued = m->promised;
-        q.id = m->id;
-        protocol_->onRequest(m->from, q, job_.done);
-        continue;
-      }
-      std::optional<int> redirect;
-      if (m->redirect >= 0) redirect = m->redirect;
-      protocol_->onReply(m->from, static_cast<std::uint32_t>(m->tasks.size()), redirect, job_.done);
-      for (std::uint64_t id : m->tasks) {
-        r_.stats.bytesReceived += job_.task(id).bytes;
-        pushTask(job_, r_, id, false);
-      }
-    }
-    return any;
-  }
-
-  // The board record: the protocol decides when; the simulated board carries it (every window a
-  // network delay later under scheme all, 4·(P−1) puts; at its owner under scheme sample).
-  void maybePublish(std::uint64_t now) {
-    comm::RankRecord rec;
-    rec.queued = r_.stealable();
-    const bool pushes = job_.pushes();
-    if (!protocol_->publishDue(now, rec.queued, pushes)) return;
-    rec.workRate = r_.workRate();
-    rec.pooled = r_.pool.size();
-    rec.running = static_cast<std::uint64_t>(r_.running);
-    rec.idle = static_cast<std::uint64_t>(r_.idle);
-    rec.seq = 2 * (publishes_ + 1);
-    rec.timeNs = now;
-    if (!protocol_->offerRecord(now, rec)) return;
-    ++publishes_;
-    job_.board->publish(r_.id, rec);
-    ++r_.stats.boardPublishes;
-    if (pushes) {
-      const std::uint64_t peers = job_.ranks.size() - 1;
-      r_.boardMessages += 4 * peers;
-      r_.boardBytes += static_cast<std::uint64_t>(peers * (kRecordBytes + 2 * 8));
-    }
-  }
-
   // A better bound found on this rank goes to every rank's board (one accumulate each) at this
   // turn; a bound that has reached this rank's board is taken at this turn (incumbent replay).
-  void exchangeBound() {
-    if (job_.trees.size() < 2) return;
+  bool exchangeBound() {
+    if (job_.trees.size() < 2) return false;
     const double t = nowS();
     int arrived = boardTree_;
     std::erase_if(r_.boundArrivals, [&](const std::pair<double, int>& a) {
@@ -198,9 +170,12 @@ class CommActor final : public comm::StealPort {
       arrived = std::min(arrived, a.second);
       return true;
     });
+    // As the runtime's propagate(): a bound that arrived or went out makes the turn active.
+    bool moved = arrived < boardTree_;
     boardTree_ = arrived;
     r_.tree = std::min(r_.tree, boardTree_);
     if (r_.ownTree < publishedTree_ && r_.ownTree < boardTree_) {
+      moved = true;
       publishedTree_ = r_.ownTree;
       for (auto& q : job_.ranks) {
         if (q.get() == &r_) continue;
@@ -210,15 +185,7 @@ class CommActor final : public comm::StealPort {
       }
       ++boundPublishes_;
     }
-  }
-
-  // The latency probe: one timed one-sided read of the peer's record (a round trip).
-  void probe(int peer, std::unique_lock<sg4::Mutex>& lock) {
-    const double rtt = 2 * job_.oneWayS(r_, *job_.ranks[static_cast<std::size_t>(peer)], kRecordBytes);
-    lock.unlock();
-    sg4::this_actor::sleep_for(rtt);
-    lock.lock();
-    protocol_->delaySample(peer, rtt * 1e6);
+    return moved;
   }
 
  public:
@@ -239,7 +206,8 @@ class CommActor final : public comm::StealPort {
   const comm::CommOptions& o_;
   std::unique_ptr<comm::StealProtocol> protocol_;
   std::unique_lock<sg4::Mutex>* lock_ = nullptr;  // while run() holds the rank
-  std::vector<std::uint64_t> answer_;              // the tasks take() chose for the answer
+  RankWork work_;
+  std::vector<std::byte> answer_;                  // the tasks take() chose for the answer (RankWork::giveAway)
   std::uint64_t yields_ = 0;  // turns that waited out a worker's time slice
   std::uint64_t publishes_ = 0;
   int publishedTree_ = 0, boardTree_ = 0;  // incumbent replay: the tree last published; the board's

@@ -18,6 +18,7 @@
 #include "jackdaw/comm/comm_stats.hpp"
 #include "jackdaw/comm/local_work.hpp"
 #include "jackdaw/comm/policy.hpp"
+#include "jackdaw/comm/steal_protocol.hpp"
 #include "jackdaw/core/hunger_rule.hpp"
 #include "jackdaw/core/work_rate.hpp"
 #include "jackdaw/sim/replay.hpp"
@@ -30,19 +31,18 @@
 
 namespace jackdaw::sim::detail {
 
-constexpr double kRequestBytes = 24;  // a steal request (comm/steal_protocol.hpp)
-constexpr double kReplyHeader = 4;    // the task count before the tasks
+// What the network carries for a steal request and an answer's header: their wire sizes
+// (comm/steal_protocol.hpp), as the comm thread sends them.
+constexpr double kRequestBytes = comm::kStealRequestBytes;
+constexpr double kReplyHeader = comm::kAnswerHeaderBytes;
 
+// A steal request, or an answer: its header and the tasks (RankWork::giveAway's bytes).
 struct Msg {
   enum Kind { Request, Reply } kind = Request;
   int from = -1;
-  std::uint64_t id = 0;
-  bool seen = false;               // the thief's board had a record of the victim
-  std::uint64_t promised = 0;      // ... saying this many stealable tasks
-  std::vector<std::uint64_t> tasks;
-  bool seed = false;               // a seed request (seed_tree.hpp), or the answer to one
-  int redirect = -1;               // a refused seed request: the rank to ask next
-  bool half = false;               // a request for half the spare tasks
+  comm::StealRequest request;
+  comm::AnswerHeader answer;
+  std::vector<std::byte> tasks;
 };
 
 struct Rank {
@@ -60,7 +60,7 @@ struct Rank {
   sg4::ConditionVariablePtr commWake;       // the comm actor sleeps here
   std::deque<Msg*> inbox;                   // delivered by the receiver actor
   bool woken = false;
-  std::uint64_t nodes = 0, finished = 0;
+  std::uint64_t nodes = 0, created = 0, finished = 0;  // tasks made here, tasks run here
   comm::CommStats stats;
   std::unique_ptr<comm::BoardView> view;
   std::unique_ptr<comm::VictimPolicy> policy;
@@ -87,7 +87,7 @@ struct Rank {
 
   std::size_t stealable() const { return comm::stealableCount(pool.size(), idle); }
   std::size_t spareFor(bool seed) const { return comm::spareFor(seed, pool.size(), idle, running); }
-  bool needsWork() const { return idle > 0 && pool.size() == 0; }
+  bool needsWork() const { return comm::poolCannotFeed(pool.size(), idle); }
   // The engine's hungry(): a worker here, or a remote thief, could take work the pool lacks.
   bool hungry() const { return (idle > 0 || remoteHunger) && pool.size() == 0; }
   // Hunger splitting: let the splitter look again if a split may now be due.
@@ -137,7 +137,7 @@ struct Job {
   double lastTaskEnd = 0, endTime = 0, startTime = 0;
   Utilisation busy;  // every worker's busy intervals, since startTime
 
-  bool pushes() const { return cfg.board == comm::BoardScheme::All; }
+  bool pushes() const { return cfg.steal.board == comm::BoardScheme::All; }
   // A message's one-way time without contention: on one host the loopback, between hosts two
   // host links (the board's delivery and the probes use it; steals go through SimGrid's network).
   double delayS(bool sameHost, double bytes) const {

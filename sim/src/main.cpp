@@ -15,6 +15,7 @@
 #include <fstream>
 #include <iostream>
 #include <new>
+#include <optional>
 #include <sys/resource.h>
 
 #include "jackdaw/comm/cli_numbers.hpp"
@@ -46,8 +47,9 @@ double maxRssMb() {
 int main(int argc, char** argv) {
   CLI::App app{"jackdaw-sim: replay a Jackdaw trace on a simulated cluster (SimGrid)"};
   std::string tracePath, presetName = "study", out, corunPath;
-  int hosts = 0, cores = 0, ranks = 0, workers = 0;
-  double coreSpeed = 0, latencyUs = -1, gbps = 0, loopLatencyUs = -1, yieldSliceUs = -1, wakeCpuUs = -1, wakeLateUs = -1;
+  // Unset: the preset's value (the platform), one rank per host, cores minus one worker per rank.
+  std::optional<int> hosts, cores, ranks, workers;
+  std::optional<double> coreSpeed, latencyUs, gbps, loopLatencyUs, yieldSliceUs, wakeCpuUs, wakeLateUs;
   std::vector<int> slowHosts;
   double slowdown = 2.0;
   bool info = false;
@@ -81,18 +83,12 @@ int main(int argc, char** argv) {
   app.add_option("--workers", workers, "Worker actors per rank (default: cores per host minus one, as the study ran)")
       ->check(cli::whole(1, 4096));
   // Stealing between ranks: the apps' own flags (comm_cli.hpp), with the same defaults and checks.
-  jackdaw::comm::StealOptions steal;
-  jackdaw::comm::addCommOptions(app, cfg.comm, steal, registry);
+  jackdaw::comm::addCommOptions(app, cfg.comm, cfg.steal, registry);
   app.add_option("--slow-hosts", slowHosts, "Hosts whose cores are --slowdown times slower (comma-separated)")
       ->delimiter(',')
       ->check(cli::whole(0, 999999));
-  app.add_option("--slowdown", slowdown, "Factor for --slow-hosts and --slow-ranks")->capture_default_str()->check(cli::real(1.0, 1e6));
   std::vector<int> slowRanks;
-  app.add_option("--slow-ranks", slowRanks,
-                 "Ranks made --slowdown times slower as the apps' --slow-ranks do it: full-speed cores, each worker "
-                 "busy for (slowdown - 1) x each task's time after it (comma-separated)")
-      ->delimiter(',')
-      ->check(cli::whole(0, 9999999));
+  jackdaw::comm::addSlowRanks(app, slowRanks, slowdown, "Factor for --slow-hosts and --slow-ranks");
   app.add_option("--corun", corunPath, "A second trace run at the same time on the same hosts (contended mode)")->check(CLI::ExistingFile);
   std::string corunPolicy;
   app.add_option("--corun-policy", corunPolicy, "The co-running job's victim policy (default: --policy)")->check(CLI::IsMember(registry.names()));
@@ -137,12 +133,10 @@ int main(int argc, char** argv) {
                  "request (direct: a what-if, not what the runtime does)");
   app.add_option("--out", out, "Write the run as JSON (the shape of an app's --stats) to this file");
   std::uint64_t memoryLimit = jackdaw::defaultMemoryLimitBytes();
-  app.add_option_function<std::string>(
-         "--memory-limit", [&memoryLimit](const std::string& v) { memoryLimit = *cli::parseBytes(v); },
-         "The most memory the traces, the simulated platform and the replay may take (bytes, or with K, M, G, T); "
-         "a run estimated to take more is refused before it starts. Default: 3/4 of the memory this process may "
-         "use, here " + jackdaw::formatBytes(memoryLimit))
-      ->check(cli::bytes(1ULL << 20, 1ULL << 50));
+  jackdaw::comm::addMemoryLimit(app, memoryLimit,
+                                "the traces, the simulated platform and the replay may take; a run estimated to "
+                                "take more is refused before it starts",
+                                "3/4 of the memory this process may use, here " + jackdaw::formatBytes(memoryLimit));
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -156,11 +150,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "jackdaw-sim: error: %s (run with --help for the options)\n", why.c_str());
     return kBadInput;
   }
-  cfg.policy = steal.policy;
-  cfg.policyParams = steal.policyParams;
-  cfg.seed = steal.seed;
-  cfg.board = steal.board;
-  cfg.boardSample = steal.boardSample;
   cfg.comm.seedHoldMax = std::chrono::microseconds(static_cast<std::int64_t>(seedHoldMs * 1000.0));
 
   jackdaw::trace::Trace trace, corun;
@@ -182,15 +171,15 @@ int main(int argc, char** argv) {
 
   auto& p = cfg.platform;
   p = jackdaw::sim::preset(presetName);
-  if (hosts) p.hosts = hosts;
-  if (cores) p.cores = cores;
-  if (coreSpeed > 0) p.coreSpeed = coreSpeed;
-  if (latencyUs >= 0) p.linkLatencyUs = latencyUs;
-  if (gbps > 0) p.linkGbps = gbps;
-  if (loopLatencyUs >= 0) p.loopbackLatencyUs = loopLatencyUs;
-  if (yieldSliceUs >= 0) p.yieldSliceUs = yieldSliceUs;
-  if (wakeCpuUs >= 0) p.wakeCpuUs = wakeCpuUs;
-  if (wakeLateUs >= 0) p.wakeLateUs = wakeLateUs;
+  p.hosts = hosts.value_or(p.hosts);
+  p.cores = cores.value_or(p.cores);
+  p.coreSpeed = coreSpeed.value_or(p.coreSpeed);
+  p.linkLatencyUs = latencyUs.value_or(p.linkLatencyUs);
+  p.linkGbps = gbps.value_or(p.linkGbps);
+  p.loopbackLatencyUs = loopLatencyUs.value_or(p.loopbackLatencyUs);
+  p.yieldSliceUs = yieldSliceUs.value_or(p.yieldSliceUs);
+  p.wakeCpuUs = wakeCpuUs.value_or(p.wakeCpuUs);
+  p.wakeLateUs = wakeLateUs.value_or(p.wakeLateUs);
   for (int h : slowHosts)
     if (h < 0 || h >= p.hosts) {
       std::fprintf(stderr, "jackdaw-sim: error: --slow-hosts %d: there are %d hosts (0..%d)\n", h, p.hosts, p.hosts - 1);
@@ -198,7 +187,7 @@ int main(int argc, char** argv) {
     }
   p.slowHosts = slowHosts;
   p.slowFactor = slowHosts.empty() ? 1.0 : slowdown;
-  cfg.ranks = ranks ? ranks : p.hosts;
+  cfg.ranks = ranks.value_or(p.hosts);
   for (int r : slowRanks)
     if (r >= cfg.ranks) {
       std::fprintf(stderr, "jackdaw-sim: error: --slow-ranks %d: there are %d ranks (0..%d)\n", r, cfg.ranks, cfg.ranks - 1);
@@ -206,12 +195,12 @@ int main(int argc, char** argv) {
     }
   cfg.slowRanks = slowRanks;
   cfg.slowRankFactor = slowdown;
-  cfg.workers = workers ? workers : std::max(1, p.cores - 1);
+  cfg.workers = workers.value_or(std::max(1, p.cores - 1));
   // As Session measures it on a real node: ranks go round-robin over the hosts.
   cfg.comm.ownCores = (cfg.ranks + p.hosts - 1) / p.hosts * cfg.workers <= p.cores;
   jackdaw::sim::SimConfig corunCfg = cfg;
   corunCfg.label = "corun";
-  if (!corunPolicy.empty()) corunCfg.policy = corunPolicy;
+  if (!corunPolicy.empty()) corunCfg.steal.policy = corunPolicy;
   const bool coRunning = !corunPath.empty();
 
   // Refuse what would not fit before SimGrid allocates any of it.
@@ -285,8 +274,8 @@ int main(int argc, char** argv) {
   const auto& tot = j["distributed"]["totals"];
   const double busy = tot["busy_us"].get<double>(), idle = tot["idle_us"].get<double>();
   std::printf("platform: %s, %d hosts x %d cores, %d ranks x %d workers, policy %s, board %s, seed %llu\n", p.name.c_str(),
-              p.hosts, p.cores, cfg.ranks, cfg.workers, cfg.policy.c_str(), jackdaw::comm::boardSchemeName(cfg.board),
-              static_cast<unsigned long long>(cfg.seed));
+              p.hosts, p.cores, cfg.ranks, cfg.workers, cfg.steal.policy.c_str(), jackdaw::comm::boardSchemeName(cfg.steal.board),
+              static_cast<unsigned long long>(cfg.steal.seed));
   std::printf("makespan: %.6f s (simulated)\nnodes: %llu\ntasks: %llu\nsteals: %llu requests, %llu granted, %llu refused\n"
               "idle: %.1f %%\nboard: %llu messages, %llu bytes\nsimulator: %.2f s wall, %.0f MB max RSS\n",
               j["seconds"].get<double>(), static_cast<unsigned long long>(j["stats"]["nodes"].get<std::uint64_t>()),

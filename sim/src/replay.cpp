@@ -72,7 +72,7 @@ Running start(const SimConfig& cfg, const trace::Trace& t, HostLoad& load) {
     r->nodesIn.assign(job.trees.size(), 0);
     r->foundAt.assign(job.trees.size(), -1.0);
     r->ranAt.assign(job.trees.size(), -1.0);
-    r->jitter.seed(cfg.seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(i));
+    r->jitter.seed(cfg.steal.seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(i));
     if (cfg.splitOnHunger) {
       r->split = std::make_unique<PrivateStacks>(cfg.workers);
       r->splitWake = sg4::ConditionVariable::create();
@@ -88,8 +88,8 @@ Running start(const SimConfig& cfg, const trace::Trace& t, HostLoad& load) {
   job.board = std::make_unique<Board>(cfg.ranks, job.farS(kRecordBytes));
   for (auto& r : job.ranks) {
     r->view = std::make_unique<SimBoardView>(job, *r);
-    comm::PolicyEnv env{r->id, cfg.ranks, cfg.workers, cfg.seed, r->view.get()};
-    r->policy = registry.make(cfg.policy, env, cfg.policyParams);
+    comm::PolicyEnv env{r->id, cfg.ranks, cfg.workers, cfg.steal.seed, r->view.get()};
+    r->policy = registry.make(cfg.steal.policy, env, cfg.steal.policyParams);
   }
   // The seed: the tasks pushed before any task ran start on rank 0, as the root does (in the
   // weakest tree: no rank has an incumbent yet).
@@ -97,8 +97,8 @@ Running start(const SimConfig& cfg, const trace::Trace& t, HostLoad& load) {
   const auto& seedTree = job.trees.back();
   for (std::uint64_t id = 0; id < seedTree.tasks->size(); ++id)
     if (seedTree.task(id).parent == trace::kNoParent) {
-      job.ranks[0]->pool.push(pack(weakest, id), seedTree.task(id).depth);
-      ++job.outstanding;
+      job.ranks[0]->pool.push({pack(weakest, id), static_cast<int>(seedTree.task(id).depth)});
+      ++job.outstanding, ++job.ranks[0]->created;
     }
   job.startTime = nowS();
   for (auto& rp : job.ranks) {

@@ -2,6 +2,7 @@
 #include <string>
 #include <vector>
 
+#include "jackdaw/comm/report_sections.hpp"
 #include "running.hpp"
 
 namespace jackdaw::sim::detail {
@@ -21,55 +22,22 @@ nlohmann::json report(Running& run) {
   Job& job = *run.job;
   for (auto& c : run.comms) c->finish();
   const double seconds = job.endTime - job.startTime;
-  nlohmann::json perRank = nlohmann::json::array();
-  double busyAll = 0, idleAll = 0;
-  std::uint64_t nodes = 0, boardMsgs = 0, boardBytes = 0;
-  nlohmann::json commTotals = nlohmann::json::object(), policyRanks = nlohmann::json::array(),
-                 policyTotals = nlohmann::json::object();
-  std::vector<const comm::CommStats*> comms;
+  std::vector<comm::RankLine> lines;
   for (auto& rp : job.ranks) {
     Rank& r = *rp;
-    double busy = 0, idle = 0;
-    nlohmann::json workers = nlohmann::json::array();
+    comm::RankLine& line = lines.emplace_back();
     for (std::size_t w = 0; w < r.accounts.size(); ++w) {
       r.accounts[w].finish(job.lastTaskEnd * 1e6);
-      const double b = r.accounts[w].workTotal(), i = r.accounts[w].idleTotal();
-      busy += b, idle += i;
-      workers.push_back({{"worker", w}, {"tasks", r.workerTasks[w]}, {"nodes", r.workerNodes[w]}, {"busy_us", b},
-                         {"idle_us", i}, {"work_rate", r.accounts[w].workRate()}, {"largest_task_nodes", r.workerLargest[w]}});
+      line.workers.push_back({w, r.workerTasks[w], r.workerNodes[w], r.workerLargest[w], r.accounts[w].workTotal(),
+                              r.accounts[w].idleTotal(), r.accounts[w].workRate()});
     }
     r.stats.commWallSeconds = seconds;
-    const nlohmann::json c = comm::toJson(r.stats);
-    nlohmann::json pol = r.policy->stats();
-    comm::addCounters(commTotals, c);
-    comm::addCounters(policyTotals, pol);
-    perRank.push_back({{"rank", r.id},
-                       {"host", r.host->get_name()},
-                       {"nodes", r.nodes},
-                       {"busy_us", busy},
-                       {"idle_us", idle},
-                       {"workers", workers},
-                       {"steal_requests", r.stats.stealRequestsSent},
-                       {"steals_granted", r.stats.stealsGranted},
-                       {"steals_failed", r.stats.stealsRefused},
-                       {"board_messages", r.boardMessages},
-                       {"board_bytes", r.boardBytes},
-                       {"comm", c}});
-    pol["policy"] = job.cfg.policy;
-    policyRanks.push_back(std::move(pol));
-    busyAll += busy, idleAll += idle, nodes += r.nodes;
-    boardMsgs += r.boardMessages, boardBytes += r.boardBytes;
-    comms.push_back(&r.stats);
+    line.rank = r.id;
+    line.nodes = r.nodes;
+    line.comm = &r.stats;
+    line.policy = r.policy->stats();
+    line.extra = {{"host", r.host->get_name()}, {"board_messages", r.boardMessages}, {"board_bytes", r.boardBytes}};
   }
-  nlohmann::json totals = {{"nodes", nodes},
-                           {"busy_us", busyAll},
-                           {"idle_us", idleAll},
-                           {"steal_requests", commTotals.value("steal_requests_sent", std::uint64_t{0})},
-                           {"steals_granted", commTotals.value("steals_granted", std::uint64_t{0})},
-                           {"steals_failed", commTotals.value("steals_refused", std::uint64_t{0})},
-                           {"board_messages", boardMsgs},
-                           {"board_bytes", boardBytes},
-                           {"comm", commTotals}};
   const auto& cfg = job.cfg;
   // What grows with P: ramp-up (the last rank to get its first task) and the board's share of a
   // host link (its busiest rank's board bytes over the run against the link's bandwidth).
@@ -107,17 +75,10 @@ nlohmann::json report(Running& run) {
   out["seconds"] = seconds;
   out["status"] = "complete";
   out["complete"] = job.done && job.outstanding == 0;
-  out["stats"] = {{"nodes", nodes}, {"tasks", tasksRun}};
-  out["options"] = {{"policy", cfg.policy}, {"threads", cfg.workers}, {"seed", cfg.seed}, {"board", comm::boardSchemeName(cfg.board)},
-                    {"steal", cfg.comm.stealHalf ? "half" : "one"}, {"seed_tree", cfg.comm.seedArity}, {"seed_redirect", cfg.comm.seedRedirect},
-                    {"steal_retry_max_us", cfg.comm.stealRetryMax.count()}, {"constants", cfg.policyParams}};
-  out["distributed"] = {{"ranks", cfg.ranks},
-                        {"herding", comm::herding(comms)},
-                        {"board", comm::boardSummary(comms)},
-                        {"policy_name", cfg.policy},
-                        {"per_rank", perRank},
-                        {"totals", totals},
-                        {"policy", {{"policy", cfg.policy}, {"ranks", policyRanks}, {"totals", policyTotals}}}};
+  out["distributed"] = comm::distributedSection(cfg.steal.policy, lines);
+  out["stats"] = {{"nodes", out["distributed"]["totals"]["nodes"]}, {"tasks", tasksRun}};
+  out["options"] = {{"threads", cfg.workers}};
+  comm::addStealOptions(out["options"], cfg.steal, cfg.comm);
   const auto& p = cfg.platform;
   out["simulation"] = {{"platform",
                         {{"name", p.name},

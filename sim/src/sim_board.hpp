@@ -11,7 +11,7 @@
 
 namespace jackdaw::sim::detail {
 
-constexpr double kRecordBytes = 64;  // a board record: 8 cells of 8 bytes (comm/board.hpp)
+constexpr double kRecordBytes = comm::kRecordCells * 8;  // a board record (comm/board_record.hpp)
 
 // What the ranks have published, as the board's scheme lets a reader see it. Scheme all: a record
 // reaches every window one network delay after it is published (4·(P−1) puts per publish).

@@ -9,8 +9,8 @@ namespace jackdaw::sim::detail {
 
 // A task into r's pool: a new one (counted until it finishes), or one stolen from another rank.
 void pushTask(Job& job, Rank& r, std::uint64_t packed, bool isNew) {
-  r.pool.push(packed, job.task(packed).depth);
-  if (isNew) ++job.outstanding;
+  r.pool.push({packed, static_cast<int>(job.task(packed).depth)});
+  if (isNew) ++job.outstanding, ++r.created;
   r.workAvailable->notify_one();
 }
 
@@ -19,7 +19,7 @@ void pushTask(Job& job, Rank& r, std::uint64_t packed, bool isNew) {
 void spawnTask(Job& job, Rank& r, int w, std::uint64_t packed) {
   if (!r.split) return pushTask(job, r, packed);
   r.split->push(w, packed, job.task(packed).depth);
-  ++job.outstanding;
+  ++job.outstanding, ++r.created;
   r.hungerChanged();
 }
 
@@ -174,7 +174,7 @@ void worker(Job& job, Rank& r, int w) {
       r.hungerChanged();
       while (r.pool.size() == 0 && !job.done) r.workAvailable->wait(lock);
       if (job.done) return;
-      id = r.pool.popDeepest();
+      id = r.pool.pop()->id;
       if (r.firstTaskAt < 0) r.firstTaskAt = nowS();
       --r.idle;
       ++r.running;

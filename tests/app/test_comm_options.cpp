@@ -120,7 +120,7 @@ TEST(shared_comm_options, AppAndSimReadTheSameValues) {
 TEST(shared_comm_options, InvalidChoicesAreRefusedAlike) {
   const std::vector<std::vector<std::string>> bad = {
       {"--steal", "HALF"},        {"--steal", "1"},           {"--steal", "0"},    {"--steal", ""},
-      {"--seed-redirect", "maybe"}, {"--seed-redirect", "true"}, {"--board", "Sample"}, {"--board", "1"},
+      {"--seed-redirect", "maybe"}, {"--seed-redirect", "On"}, {"--board", "Sample"}, {"--board", "1"},
       {"--policy", "nosuch"},     {"--perf-alpha", "2"},      {"--perf-wait-max-ms", "1e10"},
       {"--steal-retry-max-us", "0"}, {"--seed-tree", "x"},   {"--board-sample", "0"}, {"--steal-hold-us", "-1"}};
   for (const auto& args : bad) {
@@ -184,4 +184,13 @@ TEST(shared_comm_options, TestFlagsFillOnlyTheHooks) {
   EXPECT_EQ(hooks.launch.stopAfterAgreementRank, 2);
   // Hidden from --help.
   EXPECT_EQ(cli.help().find("--test-"), std::string::npos);
+}
+
+// A switch is on or off; the older true/false spelling is still accepted, by both parsers alike.
+TEST(shared_comm_options, SwitchesTakeOnOffAndTheOlderTrueFalse) {
+  for (const auto& [text, want] : std::vector<std::pair<std::string, bool>>{
+           {"on", true}, {"off", false}, {"true", true}, {"false", false}}) {
+    EXPECT_EQ(parseAsApp({"--seed-redirect", text}).comm.seedRedirect, want) << text;
+    EXPECT_EQ(parseAsSim({"--seed-redirect", text}).comm.seedRedirect, want) << text;
+  }
 }

@@ -18,6 +18,11 @@ Rules (a plain check of each file's #include lines):
                 both drive a comm::StealProtocol, and neither calls a rule of it (the seed tree's
                 hold and redirect rules, the sleep rules, the policy's choice and outcome) nor
                 keeps its state (requests in flight, held requests, the thief's back-off)
+  so is the rank's turn (comm/comm_turn.hpp): both call comm::commTurn and neither takes a step of
+                it on its own (the protocol's turn, publish, probe, refresh and sleep calls)
+  the --stats sections of stealing and the board's sample are written once in comm
+                (comm/report_sections.hpp, comm/policies/board_view.hpp): sim/ and apps/ call them
+                and write no "distributed" counters, herding, board summary or sample of their own
   apps/         calls no MPI function: it reaches the other ranks only through comm's collectives
                 (comm/collectives.hpp, comm/failure.hpp); the MPI_Comm type may appear
 """
@@ -43,7 +48,8 @@ COMM_CORE = ("jackdaw/comm/policy.hpp", "jackdaw/comm/policies/", "jackdaw/comm/
              "jackdaw/comm/board_scheme.hpp",
              "jackdaw/comm/comm_stats.hpp", "jackdaw/comm/comm_options.hpp", "jackdaw/comm/comm_events.hpp",
              "jackdaw/comm/local_work.hpp", "jackdaw/comm/seed_tree.hpp", "jackdaw/comm/cli_numbers.hpp",
-             "jackdaw/comm/steal_protocol.hpp", "jackdaw/comm/comm_cli.hpp", "jackdaw/comm/steal_options.hpp")
+             "jackdaw/comm/steal_protocol.hpp", "jackdaw/comm/comm_cli.hpp", "jackdaw/comm/steal_options.hpp",
+             "jackdaw/comm/report_sections.hpp", "jackdaw/comm/comm_turn.hpp", "jackdaw/comm/wire.hpp")
 # folder -> (jackdaw/ sub-folders it may include, libraries it must not include, comm headers allowed)
 MPI_FREE = {
     "trace": ({"trace"}, MPI, ()),
@@ -52,9 +58,14 @@ MPI_FREE = {
 # The steal protocol's rules and state, which only comm/src/steal_protocol.cpp may hold.
 PROTOCOL_RULE = re.compile(r"\b(holdSeedRequest|followSeedRedirect|seedRedirect|seedParent|nextSleep|sleepCap|"
                            r"busyWithDoorbell|onOutcome|onHungry|onRoundTrip|onDelaySample)\s*\(|"
-                           r"\b(nextStealNs_?|stealRetryUs_?|publishSoon_?|inflight_|held_)\b|(\.|->)choose\(\)")
+                           r"\b(nextStealNs_?|stealRetryUs_?|publishSoon_?|inflight_|held_)\b|(\.|->)choose\(\)|"
+                           r"(\.|->)(onTurn|afterTurn|probeDue|refreshIfDue|publishDue|offerRecord)\s*\(")
 # Where the protocol is driven: (path or folder, what it must mention).
 PROTOCOL_DRIVERS = (("comm/src/comm_thread.cpp", "comm/include/jackdaw/comm/comm_thread.hpp"), ("sim", "sim"))
+# Written once in comm (report_sections.hpp, policies/board_view.hpp): the distributed section's
+# fields, its herding and board summaries, the board's sample. sim/ and apps/ only call them.
+WRITTEN_ONCE = re.compile(r'\{\s*"(steals_failed|policy_name|steal_requests)"\s*,|\["policy_name"\]\s*=|'
+                          r"\b(herding|boardSummary|sampleOtherRanks)\s*\(|\bCandidates\s+candidates\s*\(")
 # An MPI call in code (comments stripped): apps/ makes none (comm/collectives.hpp names what it needs).
 MPI_CALL = re.compile(r"\bMPI_[A-Z][a-z_]*\s*\(")
 POLICY_CLASS = re.compile(r"(class|struct)\s+\w+[^;{]*:\s*(public\s+)?(jackdaw::)?(comm::)?VictimPolicy\b")
@@ -112,6 +123,8 @@ def violations(root):
                 declared = True
         if not declared:
             found.append(f"{declaredIn}: does not drive the shared comm::StealProtocol (comm/steal_protocol.hpp)")
+        if not any(re.search(r"\bcommTurn\s*\(", open(p, encoding="utf-8", errors="replace").read()) for p, _ in files):
+            found.append(f"{where}: does not run the shared turn (comm::commTurn, comm/comm_turn.hpp)")
         for path, rel in files:
             with open(path, encoding="utf-8", errors="replace") as f:
                 for lineno, line in enumerate(f, 1):
@@ -129,14 +142,24 @@ def violations(root):
                 if m and (m.group(1).startswith(MPI) or
                           (m.group(1).startswith("jackdaw/comm/") and not m.group(1).startswith(COMM_CORE))):
                     found.append(f"{rel}:{lineno}: an MPI-free comm header must not include {m.group(1)}")
-    for path, rel in sources(root, "apps"):
+    for layer in ("sim", "apps"):
+        for rel, lineno, code in code_lines(root, layer):
+            if m := WRITTEN_ONCE.search(code):
+                found.append(f"{rel}:{lineno}: {layer}/ writes {m.group(0).strip()}...: written once in comm "
+                             "(comm/report_sections.hpp, comm/policies/board_view.hpp)")
+    for rel, lineno, code in code_lines(root, "apps"):
+        if m := MPI_CALL.search(code):
+            found.append(f"{rel}:{lineno}: apps/ calls {m.group(0).rstrip('( ')}; it reaches other ranks only "
+                         "through comm's collectives (comm/collectives.hpp)")
+    return found
+
+
+def code_lines(root, layer):
+    """(file, line number, the line without its // comment) for every source line of a layer."""
+    for path, rel in sources(root, layer):
         with open(path, encoding="utf-8", errors="replace") as f:
             for lineno, line in enumerate(f, 1):
-                m = MPI_CALL.search(line.split("//", 1)[0])
-                if m:
-                    found.append(f"{rel}:{lineno}: apps/ calls {m.group(0).rstrip('( ')}; it reaches other ranks only "
-                                 "through comm's collectives (comm/collectives.hpp)")
-    return found
+                yield rel, lineno, line.split("//", 1)[0]
 
 
 def sources(root, layer):
@@ -163,9 +186,13 @@ def self_test():
         "trace/src/l.cpp": '#include "jackdaw/core/model.hpp"\n',
         "comm/include/jackdaw/comm/policies/m.hpp": '#include "jackdaw/comm/board.hpp"\n',
         "sim/src/n.cpp": "comm::StealProtocol p;\nif (comm::holdSeedRequest(a, b, c, d)) hold();\n",
+        "sim/src/n2.cpp": "auto s = protocol_->afterTurn(active, idle, false);\n",
         "comm/src/comm_thread.cpp": "StealProtocol p;\nconst int v = policy_.choose();\n",
         "apps/common/src/o.cpp": "  if (size > 1) MPI_Allreduce(&a, &b, 1, MPI_INT, MPI_MAX, world);\n",
         "apps/maxclique/p.cpp": "MPI_Barrier (MPI_COMM_WORLD);\n",
+        "sim/src/q.cpp": 'out["distributed"] = {{"herding", comm::herding(comms)}};\n',
+        "sim/src/r.cpp": 'line.push_back({{"rank", r}, {"steals_failed", s.stealsRefused}});\n',
+        "apps/common/src/s.cpp": "Candidates candidates(int self, int size) override { return pick(self, size); }\n",
     }
     clean = {
         "core/include/jackdaw/core/ok.hpp": "#include <atomic>\n#include \"jackdaw/core/model.hpp\"\n",
@@ -177,8 +204,11 @@ def self_test():
                           '#include "jackdaw/trace/trace.hpp"\nclass View final : public comm::BoardView {};\n',
         "comm/include/jackdaw/comm/policies/ok.hpp": '#include "jackdaw/comm/policy.hpp"\n',
         "comm/include/jackdaw/comm/comm_thread.hpp": "std::unique_ptr<StealProtocol> protocol_;\n",
+        "sim/src/turn.cpp": "const comm::TurnEnd end = comm::commTurn(*protocol_, *this, work_, nowNs());\n",
         "apps/common/src/ok.cpp": "// after MPI_Init (a comment)\nMPI_Comm world = MPI_COMM_WORLD;\n"
                                   "const bool any = comm::anyRank(world, stop.requested());\n",
+        "sim/src/ok2.cpp": 'out["distributed"] = comm::distributedSection(policy, lines);\n'
+                           'const auto failed = tot["steals_failed"].get<std::uint64_t>();  // herding(x)\n',
     }
     with tempfile.TemporaryDirectory() as root:
         for files in (planted, clean):

@@ -67,11 +67,8 @@ inline TreeRun runTree(const TreeConfig& cfg) {
   {
     SessionConfig sc;
     sc.world = world;
-    sc.policy = cfg.policy;
+    sc.steal = {cfg.policy, {}, cfg.seed, cfg.board, cfg.boardSample};
     sc.policies = cfg.policies;
-    sc.seed = cfg.seed;
-    sc.board = cfg.board;
-    sc.boardSample = cfg.boardSample;
     sc.comm = cfg.opts;
     RandomStalls stalls(cfg.stallMaxUs, cfg.seed, rank);
     if (cfg.stallMaxUs > 0) sc.comm.events = &stalls;

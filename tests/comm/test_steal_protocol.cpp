@@ -10,6 +10,7 @@
 
 #include "jackdaw/comm/local_work.hpp"
 #include "jackdaw/comm/steal_protocol.hpp"
+#include "jackdaw/comm/wire.hpp"
 
 using namespace std::chrono_literals;
 using namespace jackdaw::comm;
@@ -471,4 +472,23 @@ TEST(StealProtocol, AHeldStealRequestSleepsUntilItsHoldEnds) {
   s.p->onRequest(3, q, false);
   ASSERT_TRUE(s.p->holdsRequests());
   EXPECT_EQ(s.p->afterTurn(false, 0, false)->count(), 20) << "a held seed request: polled like a reply";
+}
+
+// The sizes the simulator charges a request and an answer's header are what the comm thread sends.
+TEST(WireSizes, RequestAndAnswerHeader) {
+  std::vector<std::byte> request, header;
+  {
+    wire::Writer w(request);
+    w(StealRequest{true, true, true, 7, 9});
+    wire::Writer h(header);
+    h(AnswerHeader{3, -1});
+  }
+  EXPECT_EQ(request.size(), kStealRequestBytes);
+  EXPECT_EQ(header.size(), kAnswerHeaderBytes);
+  StealRequest back;
+  wire::Reader in(request);
+  in(back);
+  EXPECT_TRUE(back.half && back.seed && back.seen);
+  EXPECT_EQ(back.queued, 7u);
+  EXPECT_EQ(back.id, 9u);
 }

@@ -23,10 +23,10 @@ int main(int argc, char** argv) {
   int failures = 0;
   for (int i = 0; i < runs; ++i) {
     comm::SessionConfig d;
-    d.policy = (i % 3 == 0) ? "random" : (i % 3 == 1 ? "performance" : "proportional");
+    d.steal.policy = (i % 3 == 0) ? "random" : (i % 3 == 1 ? "performance" : "proportional");
     comm::testing::RandomStalls stalls(300, 1000 + static_cast<std::uint64_t>(i), mpi.rank());
     d.comm.events = &stalls;
-    d.seed = static_cast<std::uint64_t>(i);
+    d.steal.seed = static_cast<std::uint64_t>(i);
     skeletons::Settings s;
     s.parallel.runtime.threads = 1 + (i % 2);
     s.spawnDepth = 1 + i % 3;
@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
     for (int k = 0; k <= g; ++k)
       if (r.enumerator.get()[static_cast<std::size_t>(k)] != known[k]) {
         std::fprintf(stderr, "run %d (skeleton %d, genus %d, %s): genus %d counted %llu, expected %llu\n", i, i % 4, g,
-                     d.policy.c_str(), k, static_cast<unsigned long long>(r.enumerator.get()[k]),
+                     d.steal.policy.c_str(), k, static_cast<unsigned long long>(r.enumerator.get()[k]),
                      static_cast<unsigned long long>(known[k]));
         ++failures;
         break;

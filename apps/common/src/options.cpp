@@ -51,10 +51,9 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
       ->check(cli::whole(0, 4096));
   app.add_flag("--bind", o.bind, "Pin each worker thread to its own core of the process's CPU set");
   comm::addCommOptions(app, o.comm, o.steal, policies);
-  app.add_option("--doorbell", o.comm.doorbell,
+  cli::addSwitch(app, "--doorbell", o.comm.doorbell,
                  "Thieves ring the victim's doorbell (one one-sided accumulate) so its workers wake its comm thread "
-                 "at once (true/false)")
-      ->capture_default_str();
+                 "at once (on/off)");
   // (3.1) lives in core's worker accounting, not in a policy, so its constants are listed here.
   app.add_option("--rate-weight-new", o.workRate.weightNew, "work rate (3.1): weight of the newest idle/work cycle")
       ->capture_default_str()->check(cli::real(0.0, 1e9))->group("Policy constants");
@@ -62,14 +61,9 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
       ->capture_default_str()->check(cli::real(0.0, 1e9))->group("Policy constants");
   app.add_option("--rate-log-offset", o.workRate.logBase, "work rate (3.1): constant inside both ln()")
       ->capture_default_str()->check(cli::real(1e-12, 1e9))->group("Policy constants");
-  app.add_option("--slow-ranks", o.slowRanks,
-                 "Contention experiments: comma-separated ranks made slower (every task is followed by "
-                 "(slowdown - 1) x its own time of busy work)")
-      ->group("Experiments");
-  app.add_option("--slowdown", o.slowdown, "Factor by which --slow-ranks are slower")
-      ->capture_default_str()
-      ->check(cli::real(1.0, 1000.0))
-      ->group("Experiments");
+  comm::addSlowRanks(app, o.slowRanks, o.slowdown, "Factor by which --slow-ranks are slower");
+  app.get_option("--slow-ranks")->group("Experiments");
+  app.get_option("--slowdown")->group("Experiments");
   cli::addChoice(app, "--board-transport", o.boardTransport,
                  {{"auto", comm::BoardTransport::Auto}, {"rma", comm::BoardTransport::Rma},
                   {"messages", comm::BoardTransport::Messages}},
@@ -157,11 +151,10 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
       ->capture_default_str()
       ->check(cli::real(0.001, 1e6));
   app.add_flag("--chunked", o.chunked, "stack_stealing: hand over a whole level instead of one node");
-  app.add_option("--hunger-split", o.splitOnHunger,
+  cli::addSwitch(app, "--hunger-split", o.splitOnHunger,
                  "depth_bounded/budget: a running task hands its shallowest unexplored sibling to a hungry worker "
-                 "(of this rank, or a remote thief) at once, besides the splits of -d/-b (true/false). Default: true, "
-                 "false under --trace (a trace records a task tree that timing does not change)")
-      ->capture_default_str();
+                 "(of this rank, or a remote thief) at once, besides the splits of -d/-b (on/off). Default: on, "
+                 "off under --trace (a trace records a task tree that timing does not change)");
   app.add_flag("--discrepancy", o.discrepancy, "ordered: run tasks in discrepancy order");
   app.add_option("--stats", o.statsFile, "Write full statistics as JSON to this file");
   comm::cli::addChoice(app, "--log-level", o.logLevel,
@@ -173,12 +166,10 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistr
                         {"critical", spdlog::level::critical},
                         {"off", spdlog::level::off}},
                        "trace, debug, info, warn, error, off");
-  app.add_option_function<std::string>(
-         "--memory-limit", [&o](const std::string& v) { o.memoryLimit = *cli::parseBytes(v); },
-         "The most memory an instance, the timeline, resumed checkpoint records or other buffers may take per "
-         "process (bytes, or with K, M, G, T); a larger instance or record is refused before it is read into "
-         "memory. Default: 3/4 of the memory this process may use, here " + formatBytes(o.memoryLimit))
-      ->check(cli::bytes(1ULL << 20, 1ULL << 50));
+  comm::addMemoryLimit(app, o.memoryLimit,
+                       "an instance, the timeline, resumed checkpoint records or other buffers may take per process; "
+                       "a larger instance or record is refused before it is read into memory",
+                       "3/4 of the memory this process may use, here " + formatBytes(o.memoryLimit));
   app.add_option("--progress", o.progressSeconds, "Log a progress line every S seconds (0: never); shown at log level info, the default with it")
       ->capture_default_str()
       ->check(cli::real(0.0, 1e9));
@@ -236,7 +227,7 @@ void validate(const CommonOptions& o) {
     throw InputError("--resume needs a parallel --skeleton (e.g. --skeleton budget --threads 1 for one worker)");
   if (o.checkpointEvery > 0 && o.checkpointDir.empty()) throw InputError("--checkpoint-every needs --checkpoint DIR");
   if (!o.traceFile.empty() && o.splitOnHunger && (o.skeleton == skeletons::Budget::name || o.skeleton == skeletons::DepthBounded::name))
-    throw InputError("--hunger-split true cannot be used with --trace: a trace records a task tree that timing does not change "
+    throw InputError("--hunger-split on cannot be used with --trace: a trace records a task tree that timing does not change "
                      "(jackdaw-sim replays the hunger rule itself)");
   if (!o.traceFile.empty() && !o.resumeDir.empty())
     throw InputError("--trace records a whole search from its root; it cannot follow --resume");
@@ -247,20 +238,10 @@ void validate(const CommonOptions& o) {
     throw InputError("--trace records one uninterrupted search; it cannot be paused by --checkpoint-every");
 }
 
-std::vector<int> parseRankList(const std::string& list, int size) {
-  std::vector<int> out;
-  std::size_t pos = 0;
-  while (pos <= list.size() && !list.empty()) {
-    const std::size_t comma = list.find(',', pos);
-    const std::string item = list.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-    const int r = cli::parseWhole<int>(item).value_or(-1);
+void requireRanks(const std::vector<int>& ranks, int size) {
+  for (int r : ranks)
     if (r < 0 || r >= size)
-      throw InputError("--slow-ranks: '" + excerpt(item, 40) + "' is not a rank of this job (0.." + std::to_string(size - 1) + ")");
-    out.push_back(r);
-    if (comma == std::string::npos) break;
-    pos = comma + 1;
-  }
-  return out;
+      throw InputError("--slow-ranks: " + std::to_string(r) + " is not a rank of this job (0.." + std::to_string(size - 1) + ")");
 }
 
 void addTestHookOptions(CLI::App& app, TestHooks& t) {

@@ -13,7 +13,7 @@
 #include <string>
 
 #include "jackdaw/app/safe_file.hpp"
-#include "jackdaw/comm/comm_stats.hpp"
+#include "jackdaw/comm/report_sections.hpp"
 
 namespace jackdaw::app {
 
@@ -69,18 +69,16 @@ static nlohmann::json startupJson(const AppContext& ctx) {
 nlohmann::json runJson(const AppContext& ctx, const SearchStats& stats, double seconds, StopReason stop) {
   const auto& o = ctx.opts;
   nlohmann::json j;
-  j["options"] = {{"skeleton", o.skeleton}, {"threads", o.threads},     {"bind", o.bind}, {"policy", o.steal.policy},
+  j["options"] = {{"skeleton", o.skeleton}, {"threads", o.threads}, {"bind", o.bind},
                   {"spawn_depth", o.spawnDepthAuto ? nlohmann::json("auto") : nlohmann::json(o.spawnDepth)},
                   {"budget", o.budgetAuto ? nlohmann::json("auto") : nlohmann::json(o.budget)},
-                  {"task_target_ms", o.taskTargetMs}, {"chunked", o.chunked}, {"steal", comm::stealName(o.comm.stealHalf)},
-                  {"seed_tree", o.comm.seedArity}, {"seed_redirect", comm::onOff(o.comm.seedRedirect)},
-                  {"steal_retry_max_us", static_cast<double>(o.comm.stealRetryMax.count())},
-                  {"discrepancy", o.discrepancy}, {"seed", o.steal.seed}, {"watchdog_s", o.comm.watchdogSeconds}};
+                  {"task_target_ms", o.taskTargetMs}, {"chunked", o.chunked}, {"discrepancy", o.discrepancy},
+                  {"watchdog_s", o.comm.watchdogSeconds}};
   // The skeleton that ran; "auto" only if no search settled it (skeletons/auto.hpp).
   j["options"]["skeleton_auto"] = o.skeletonAuto;
   // Every constant of the policies and of (3.1), by flag name, so a run can be replayed exactly.
-  auto& constants = j["options"]["constants"] = nlohmann::json::object();
-  for (const auto& [flag, value] : o.steal.policyParams) constants[flag.substr(2)] = value;
+  comm::addStealOptions(j["options"], o.steal, o.comm);
+  auto& constants = j["options"]["constants"];
   constants["rate-weight-new"] = o.workRate.weightNew;
   constants["rate-weight-old"] = o.workRate.weightOld;
   constants["rate-log-offset"] = o.workRate.logBase;
@@ -114,52 +112,21 @@ nlohmann::json runJson(const AppContext& ctx, const SearchStats& stats, double s
   return j;
 }
 
-nlohmann::json distributedJson(const distributed::Report& report, int ranks) {
-  nlohmann::json perRank = nlohmann::json::array(), policyRanks = nlohmann::json::array();
-  nlohmann::json totals = {{"nodes", std::uint64_t{0}}, {"busy_us", 0.0}, {"idle_us", 0.0}};
-  nlohmann::json commTotals = nlohmann::json::object(), policyTotals = nlohmann::json::object();
+nlohmann::json distributedJson(const distributed::Report& report) {
+  std::vector<comm::RankLine> ranks;
   for (const auto& r : report.ranks) {
-    double busy = 0, idle = 0;
-    nlohmann::json workers = nlohmann::json::array();
-    for (const auto& w : r.workers) {
-      busy += w.busyUs;
-      idle += w.idleUs;
-      workers.push_back({{"worker", w.worker}, {"tasks", w.tasks}, {"nodes", w.stats.nodes}, {"busy_us", w.busyUs},
-                         {"idle_us", w.idleUs}, {"work_rate", w.workRate}, {"largest_task_nodes", w.largestTaskNodes}});
-    }
-    const nlohmann::json c = comm::toJson(r.comm);
-    perRank.push_back({{"rank", r.rank},
-                       {"nodes", r.stats.nodes},
-                       {"busy_us", busy},
-                       {"idle_us", idle},
-                       {"workers", workers},
-                       {"steal_requests", r.comm.stealRequestsSent},
-                       {"steals_granted", r.comm.stealsGranted},
-                       {"steals_failed", r.comm.stealsRefused},
-                       {"comm", c}});
-    totals["nodes"] = totals["nodes"].get<std::uint64_t>() + r.stats.nodes;
-    totals["busy_us"] = totals["busy_us"].get<double>() + busy;
-    totals["idle_us"] = totals["idle_us"].get<double>() + idle;
-    comm::addCounters(commTotals, c);
-    comm::addCounters(policyTotals, r.policy);
-    nlohmann::json p = r.policy;
-    p["policy"] = report.policy;
-    policyRanks.push_back(std::move(p));
+    comm::RankLine& line = ranks.emplace_back();
+    line.rank = r.rank;
+    line.nodes = r.stats.nodes;
+    line.comm = &r.comm;
+    line.policy = r.policy;
+    for (const auto& w : r.workers)
+      line.workers.push_back({static_cast<std::uint64_t>(w.worker), w.tasks, w.stats.nodes, w.largestTaskNodes, w.busyUs,
+                              w.idleUs, w.workRate});
   }
-  totals["steal_requests"] = commTotals.value("steal_requests_sent", std::uint64_t{0});
-  totals["steals_granted"] = commTotals.value("steals_granted", std::uint64_t{0});
-  totals["steals_failed"] = commTotals.value("steals_refused", std::uint64_t{0});
-  totals["comm"] = commTotals;
-  std::vector<const comm::CommStats*> comms;
-  for (const auto& r : report.ranks) comms.push_back(&r.comm);
-  return {{"ranks", ranks},
-          {"setup_seconds", report.setupSeconds},
-          {"herding", comm::herding(comms)},
-          {"board", comm::boardSummary(comms)},
-          {"policy_name", report.policy},
-          {"per_rank", perRank},
-          {"totals", totals},
-          {"policy", {{"policy", report.policy}, {"ranks", policyRanks}, {"totals", policyTotals}}}};
+  nlohmann::json j = comm::distributedSection(report.policy, ranks);
+  j["setup_seconds"] = report.setupSeconds;
+  return j;
 }
 
 void addWorkerReports(AppContext& ctx, const std::vector<WorkerReport>& reports) {

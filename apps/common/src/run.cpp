@@ -68,12 +68,8 @@ comm::SessionConfig sessionConfig(const AppContext& ctx) {
   comm::SessionConfig c;
   c.world = ctx.world;
   const auto& o = ctx.opts;
-  c.policy = o.steal.policy;
-  c.policyParams = o.steal.policyParams;
+  c.steal = o.steal;
   c.policies = ctx.policies;
-  c.seed = o.steal.seed;
-  c.board = o.steal.board;
-  c.boardSample = o.steal.boardSample;
   c.boardTransport = o.boardTransport;
   c.comm = o.comm;  // --steal, --seed-tree, --seed-redirect, --steal-retry-max-us, --steal-hold-us, --doorbell, --watchdog
   c.comm.stealHalf = o.comm.stealHalf || o.chunked;
@@ -286,7 +282,7 @@ void GrainCheck::report(AppContext& ctx, std::uint64_t nodes) const {
 void RunStats::afterLeg(Leg& leg) {
   if (!leg.workers->empty()) addWorkerReports(ctx_, *leg.workers);
   if (ctx_.size > 1 && ctx_.rank == 0) {
-    ctx_.distributed = distributedJson(*leg.ranks, ctx_.size);
+    ctx_.distributed = distributedJson(*leg.ranks);
     ctx_.distributed["board"]["scheme"] = comm::boardSchemeName(ctx_.opts.steal.board);
     if (ctx_.opts.steal.board == comm::BoardScheme::Sample) ctx_.distributed["board"]["sample"] = ctx_.opts.steal.boardSample;
     // Which one-sided path MPI gave the board, or the messages it fell back to (board.hpp).
@@ -328,7 +324,8 @@ void TraceRun::afterLeg(Leg& leg) {
 }
 
 std::unique_ptr<SlowRank> slowRankFor(const AppContext& ctx) {
-  for (int r : parseRankList(ctx.opts.slowRanks, ctx.size))
+  requireRanks(ctx.opts.slowRanks, ctx.size);
+  for (int r : ctx.opts.slowRanks)
     if (r == ctx.rank) return std::make_unique<SlowRank>(ctx.opts.slowdown, ctx.stop);
   return nullptr;
 }

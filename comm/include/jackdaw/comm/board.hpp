@@ -141,7 +141,7 @@ class LoadBoard {
   }
 
  private:
-  static constexpr int kBound = 0, kStop = 1, kDoorbell = 2, kHeader = 8, kRecordCells = 8, kHeartbeatCell = 6,
+  static constexpr int kBound = 0, kStop = 1, kDoorbell = 2, kHeader = 8, kRecordCells = comm::kRecordCells, kHeartbeatCell = 6,
                        kPooledCell = 7;
   std::uint64_t load(int cell, std::memory_order mo = std::memory_order_acquire) const noexcept {
     return std::atomic_ref<std::uint64_t>(base_[cell]).load(mo);

@@ -5,6 +5,10 @@
 
 namespace jackdaw::comm {
 
+// A record's 8-byte cells in a board window (board.hpp): what one publish or read moves, and what
+// jackdaw-sim charges the network for it.
+inline constexpr int kRecordCells = 8;
+
 struct RankRecord {
   std::uint64_t seq = 0;      // even = stable; set by publish()
   double workRate = 1.0;

@@ -12,6 +12,7 @@
 // refuses anything else as "--flag: NAME not in {a,b}" (exact spellings, case-sensitive).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -33,6 +34,12 @@ namespace jackdaw::comm {
 // as passed (CommOptions{} and StealOptions{}: the runtime's).
 void addCommOptions(CLI::App& app, CommOptions& comm, StealOptions& steal, const PolicyRegistry& policies);
 
+// Flags both the apps and jackdaw-sim take, declared once: --slow-ranks and --slowdown (the
+// slowdown's help says what else it applies to), and --memory-limit SIZE (help: "The most memory
+// " + what; its default, already in `bytes`, described by defaultText).
+void addSlowRanks(CLI::App& app, std::vector<int>& ranks, double& slowdown, const std::string& slowdownHelp);
+void addMemoryLimit(CLI::App& app, std::uint64_t& bytes, const std::string& what, const std::string& defaultText);
+
 namespace cli {
 
 template <class T>
@@ -49,11 +56,12 @@ std::string choiceValueText(T v) {
 }
 
 // The transformer: each name becomes its value's text; anything else is refused with
-// "NAME not in {a,b}" (CLI11 prefixes the flag).
+// "NAME not in {a,b}" (CLI11 prefixes the flag). Only the first `shown` names are listed (the
+// others are older spellings still accepted).
 template <class T>
-CLI::Validator choice(const Choices<T>& choices) {
+CLI::Validator choice(const Choices<T>& choices, std::size_t shown = SIZE_MAX) {
   std::string set = "{";
-  for (std::size_t i = 0; i < choices.size(); ++i) set += (i ? "," : "") + choices[i].first;
+  for (std::size_t i = 0; i < choices.size() && i < shown; ++i) set += (i ? "," : "") + choices[i].first;
   set += "}";
   return CLI::Validator(
       [choices, set](std::string& v) -> std::string {
@@ -84,6 +92,12 @@ CLI::Option* addChoice(CLI::App& app, const std::string& flag, T& var, const Cho
       ->type_name("TEXT")
       ->transform(choice(choices))
       ->default_str(choiceName(choices, var));
+}
+
+// A switch: on or off (also true or false, the older spelling of some), shown as on/off.
+inline CLI::Option* addSwitch(CLI::App& app, const std::string& flag, bool& var, const std::string& help) {
+  const Choices<bool> names = {{"on", true}, {"off", false}, {"true", true}, {"false", false}};
+  return app.add_option(flag, var, help)->type_name("TEXT")->transform(choice(names, 2))->default_str(var ? "on" : "off");
 }
 
 }  // namespace cli

@@ -106,7 +106,6 @@ class CommThread {
   void run();
   bool pollIncoming(bool draining);
   bool propagate();
-  void maybePublish(std::uint64_t nowNs);
   void send(int to, int tag, std::vector<std::byte> buf);
   void testSends();
   void drain();

@@ -51,6 +51,10 @@ inline std::size_t spareFor(bool seed, std::size_t queued, int idleWorkers, int 
   return seed ? seedableCount(queued, running) : stealableCount(queued, idleWorkers);
 }
 
+// A rank whose pool cannot feed its idle workers: its comm thread steals for it
+// (LocalWork::needsWork of the distributed driver and of jackdaw-sim's rank).
+inline bool poolCannotFeed(std::size_t queued, int idleWorkers) noexcept { return idleWorkers > 0 && queued == 0; }
+
 class LocalWork {
  public:
   virtual ~LocalWork() = default;

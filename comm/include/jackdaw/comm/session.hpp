@@ -26,19 +26,18 @@
 #include "jackdaw/comm/comm_thread.hpp"
 #include "jackdaw/comm/local_work.hpp"
 #include "jackdaw/comm/policy.hpp"
+#include "jackdaw/comm/steal_options.hpp"
 
 namespace jackdaw::comm {
 
 struct SessionConfig {
   MPI_Comm world = MPI_COMM_WORLD;
   BoundSense sense = BoundSense::Maximise;   // how the shared bound compares
-  std::string policy = "random";             // a name in `policies`
-  ParamValues policyParams;                  // the policies' constants by flag; absent = default
+  // The policy (a name in `policies`) and its constants, the seed its random choices start from
+  // (seed ^ rank), how load records reach thieves (board.hpp) and how many a sample reads.
+  StealOptions steal;
   const PolicyRegistry* policies = nullptr;  // null: PolicyRegistry::builtin()
-  std::uint64_t seed = 1;                    // policies seed their RNG with seed ^ rank
-  BoardScheme board = BoardScheme::All;      // how load records reach thieves (board.hpp)
   BoardTransport boardTransport = BoardTransport::Auto;  // windows, messages, or whichever MPI serves
-  int boardSample = 4;                       // scheme sample: ranks read per choice
   CommOptions comm{};
 };
 

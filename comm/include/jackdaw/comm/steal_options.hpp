@@ -11,8 +11,8 @@
 
 namespace jackdaw::comm {
 
-// The victim policy, its constants and the load board as the command line gives them (the fields
-// of SessionConfig and of jackdaw-sim's SimConfig of the same names).
+// The victim policy, its constants and the load board as the command line gives them
+// (SessionConfig::steal for the runtime, SimConfig::steal for jackdaw-sim).
 struct StealOptions {
   std::string policy = "random";         // --policy: a name in the registry
   ParamValues policyParams;              // --perf-*, --prop-*, ...: every registered constant, by flag
@@ -21,8 +21,7 @@ struct StealOptions {
   int boardSample = 4;                   // --board-sample: records read per choice
 };
 
-// The names the flags take, for reports (--stats "options": "steal": "half", "seed_redirect": "on").
+// The name --steal takes, for reports (--stats "options": "steal": "half").
 inline const char* stealName(bool stealHalf) { return stealHalf ? "half" : "one"; }
-inline const char* onOff(bool on) { return on ? "on" : "off"; }
 
 }  // namespace jackdaw::comm

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -44,6 +45,22 @@ struct StealRequest {
     a(half, seed, seen, queued, id);
   }
 };
+
+// An answer's header: the task count, and for a refused seed request the rank to ask next (-1:
+// none; seed_tree.hpp). The tasks follow it.
+struct AnswerHeader {
+  std::uint32_t count = 0;
+  std::int32_t redirect = -1;
+  template <class Archive>
+  void serialize(Archive& a) {
+    a(count, redirect);
+  }
+};
+
+// A request's and an answer header's sizes in the wire format (wire.hpp; test_wire checks them):
+// what the comm thread sends, and what jackdaw-sim charges a message.
+constexpr std::size_t kStealRequestBytes = 3 * sizeof(bool) + 2 * sizeof(std::uint64_t);
+constexpr std::size_t kAnswerHeaderBytes = sizeof(std::uint32_t) + sizeof(std::int32_t);
 
 // What the protocol asks of the rank it runs on and of the transport. Called only from within the
 // protocol's own calls, on the driving thread.

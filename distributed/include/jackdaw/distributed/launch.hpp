@@ -2,7 +2,7 @@
 // its launch, on every rank, with the same arguments.
 //
 //   jackdaw::distributed::Report report;                     // rank 0: per-rank numbers
-//   jackdaw::distributed::Launch over({.policy = "performance"}, &report);
+//   jackdaw::distributed::Launch over({.steal = {.policy = "performance"}}, &report);
 //   auto r = jackdaw::budget::search<M, K>(space, root, params, stop, opts, over);
 //   // rank 0: the whole result; other ranks: their own share
 //

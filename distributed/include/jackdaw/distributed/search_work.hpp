@@ -65,7 +65,7 @@ class SearchWork final : public comm::LocalWork {
   double workRate() override { return s_.runtime().meanWorkRate(); }
   bool needsWork() override {
     return !s_.stopFlag().requested() && seedPending_.load(std::memory_order_acquire) == 0 &&
-           s_.runtime().idleWorkers() > 0 && s_.pool().size() == 0;
+           comm::poolCannotFeed(s_.pool().size(), s_.runtime().idleWorkers());
   }
 
   std::uint32_t giveAway(bool half, bool seed, std::vector<std::byte>& out) override {

@@ -15,7 +15,7 @@
 // rank is hungry (the engine's hunger splitting; private_stacks.hpp). docs/simulation.md says what
 // is modelled and what is not.
 //
-//   jackdaw::sim::SimConfig c;  c.ranks = 20;  c.workers = 15;  c.policy = "performance";
+//   jackdaw::sim::SimConfig c;  c.ranks = 20;  c.workers = 15;  c.steal.policy = "performance";
 //   nlohmann::json out = jackdaw::sim::simulate(c, trace);   // before: buildPlatform(...)
 #pragma once
 
@@ -25,9 +25,9 @@
 #include <nlohmann/json.hpp>
 #include <simgrid/forward.h>
 
-#include "jackdaw/comm/board_scheme.hpp"
 #include "jackdaw/comm/comm_options.hpp"
 #include "jackdaw/comm/policy.hpp"
+#include "jackdaw/comm/steal_options.hpp"
 #include "jackdaw/sim/platform.hpp"
 #include "jackdaw/trace/trace.hpp"
 
@@ -37,12 +37,8 @@ struct SimConfig {
   PlatformSpec platform;
   int ranks = 1;                     // placed round-robin over the hosts
   int workers = 1;                   // worker actors per rank
-  std::string policy = "random";
-  comm::ParamValues policyParams;    // the policies' constants by flag, as the apps take them
+  comm::StealOptions steal;          // the policy, its constants, --seed and the board, as the apps take them
   const comm::PolicyRegistry* policies = nullptr;  // null: PolicyRegistry::builtin()
-  std::uint64_t seed = 1;
-  comm::BoardScheme board = comm::BoardScheme::All;  // pushed to every rank, or k read at their owners
-  int boardSample = 4;
   comm::CommOptions comm{};          // the comm thread's timings, the runtime's defaults
   double commCostUs = 2.0;           // a comm actor's CPU per message it handles
   // Each task's CPU time times exp(sigma * N(0,1) - sigma^2 / 2), drawn from a stream per rank

@@ -49,7 +49,7 @@ struct CommonOptions {
   spdlog::level::level_enum logLevel = spdlog::level::warn;  // --log-level
   double progressSeconds = 0.0;        // --progress S: a progress line every S seconds
   WorkRateParams workRate;             // --rate-*: the constants of the per-worker work rate (3.1)
-  std::string slowRanks;               // --slow-ranks 1,3: ranks made slower (contention experiments)
+  std::vector<int> slowRanks;          // --slow-ranks 1,3: ranks made slower (contention experiments)
   double slowdown = 3.0;               // --slowdown F: a slow rank's task takes F times as long
   std::string checkpointDir;           // --checkpoint DIR: an interrupted search saves its work here
   double checkpointEvery = 0.0;        // --checkpoint-every S: also save every S seconds (0: never)
@@ -62,8 +62,8 @@ struct CommonOptions {
   std::uint64_t memoryLimit = defaultMemoryLimitBytes();  // --memory-limit SIZE: readers and buffers refuse more
 };
 
-// The ranks listed in --slow-ranks (an InputError for anything but comma-separated ranks < size).
-std::vector<int> parseRankList(const std::string& list, int size);
+// An InputError unless every rank of --slow-ranks is a rank of a job of `size` ranks.
+void requireRanks(const std::vector<int>& ranks, int size);
 
 // The policies' flags come from the registry, so a registered policy's constants appear here.
 void addCommonOptions(CLI::App& app, CommonOptions& o, const comm::PolicyRegistry& policies);

@@ -24,9 +24,9 @@ nlohmann::json runJson(const AppContext& ctx, const SearchStats& stats, double s
 // repeatedly); runJson then reports them under "workers".
 void addWorkerReports(AppContext& ctx, const std::vector<WorkerReport>& reports);
 
-// The "distributed" section of --stats from rank 0's per-rank report: per_rank (search, workers,
-// steals, comm counters), totals, and the policy's counters per rank and summed.
-nlohmann::json distributedJson(const distributed::Report& report, int ranks);
+// The "distributed" section of --stats from rank 0's per-rank report (comm/report_sections.hpp),
+// with the time the ranks took to set up.
+nlohmann::json distributedJson(const distributed::Report& report);
 
 // Now in UTC, as "2026-11-24T12:00:00Z" (when a checkpoint or a trace was written).
 std::string utcTimestamp();
