@@ -24,7 +24,7 @@
       (header, summary table, every plot embedded) to open offline.
 
 The same commands work on a laptop (mpirun) and inside a Slurm allocation (srun --mpi=pmix).
-Every argument is checked before the first run starts (policies against the program's --help,
+Every argument is checked before the first run starts (policies against the program's --list-policies,
 SIM-ARGS by the simulator's --info): a bad one is one message and exit 2.
 """
 import argparse
@@ -43,10 +43,6 @@ from collections import defaultdict
 
 MANIFEST_FIELDS = ["id", "mode", "ranks", "threads", "policy", "rep", "exit", "wall_seconds", "dir", "command"]
 MODES = ("isolated", "slow", "simultaneous")
-# The runtime's built-in victim policies (comm::PolicyRegistry::builtin()). A campaign takes the
-# policies from its program's --help; this list stands in only where the --help does not list them.
-# tests/slurm/test_campaign_arguments.py checks it against jackdaw-sim's --help.
-KNOWN_POLICIES = ("random", "performance", "proportional", "twochoice")
 BAD_INPUT = 2
 
 
@@ -110,23 +106,24 @@ def mode(text):
 
 
 def policies_of(program):
-    """The policies `program` offers, from its --help's --policy line (CLI11 writes TEXT:{a,b,...});
-    None if it does not say. The program runs outside any Slurm job step (an app's --help starts
-    MPI on its own, as a singleton)."""
+    """The policies `program` offers, by name, from its --list-policies (every Jackdaw app and
+    jackdaw-sim take it); None if it does not say. The program runs outside any Slurm job step (an
+    app started alone runs as one rank without MPI)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SLURM_", "PMIX_", "PMI_"))}
     try:
-        p = subprocess.run([program, "--help"], capture_output=True, text=True, timeout=60, env=env,
+        p = subprocess.run([program, "--list-policies"], capture_output=True, text=True, timeout=60, env=env,
                            stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.SubprocessError):
+        return [pol["name"] for pol in json.loads(p.stdout)] if p.returncode == 0 else None
+    except (OSError, subprocess.SubprocessError, ValueError, TypeError, KeyError):
         return None
-    m = re.search(r"--policy\s+TEXT:\{([^}]*)\}", p.stdout)
-    return m.group(1).split(",") if m else None
 
 
 def check_common(args, program):
     """What run and simulate share: the policies are the program's, the seeds fit, --out can be
     made. Called before anything runs; makes --out."""
-    offered = policies_of(program) or list(KNOWN_POLICIES)
+    offered = policies_of(program)
+    if offered is None:
+        bad(f"{os.path.basename(program)} does not list its policies (--list-policies): not a Jackdaw program?")
     unknown = [p for p in args.policies if p not in offered]
     if unknown:
         bad(f"--policies: {', '.join(unknown)}: not a policy of {os.path.basename(program)} "
@@ -844,7 +841,7 @@ def main():
         p.add_argument("--out", required=True, help="the campaign folder (made if absent)")
         p.add_argument("--ranks", type=ranks, default=ranks(ranks_default), help=ranks_help)
         p.add_argument("--policies", type=policies, default=policies("random,performance"),
-                       help="comma-separated; the program's own (its --help lists them)")
+                       help="comma-separated; the program's own (its --list-policies lists them)")
         p.add_argument("--reps", type=whole(1, 1_000_000), default=10, help="seeds per configuration")
         p.add_argument("--modes", type=modes, default=list(MODES), help="comma-separated: " + ", ".join(MODES))
         p.add_argument("--slow-ranks", type=slow_ranks, default=[1])

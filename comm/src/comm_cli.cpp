@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iostream>
 #include <limits>
 
 #include "jackdaw/comm/cli_numbers.hpp"
@@ -21,7 +22,26 @@ void microseconds(CLI::App& app, const std::string& flag, std::chrono::microseco
 
 }  // namespace
 
+nlohmann::json policyListing(const PolicyRegistry& policies) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& s : policies.specs()) {
+    nlohmann::json constants = nlohmann::json::array();
+    for (const auto& p : s.params)
+      constants.push_back({{"flag", p.flag}, {"default", p.defaultValue}, {"lo", p.lo}, {"hi", std::min(p.hi, 1e9)}, {"help", p.help}});
+    out.push_back({{"name", s.name}, {"summary", s.summary}, {"constants", std::move(constants)}});
+  }
+  return out;
+}
+
 void addCommOptions(CLI::App& app, CommOptions& comm, StealOptions& steal, const PolicyRegistry& policies) {
+  app.add_flag_callback(
+      "--list-policies",
+      [&policies] {
+        std::cout << policyListing(policies).dump(2) << "\n";
+        throw CLI::Success();
+      },
+      "Print the victim policies this program offers as JSON (name, summary, each constant's flag, default and "
+      "range), and exit");
   std::string policyHelp = "Victim policy for stealing between ranks:";
   for (const auto& s : policies.specs()) policyHelp += "\n  " + s.name + ": " + s.summary;
   app.add_option("--policy", steal.policy, policyHelp)->capture_default_str()->check(CLI::IsMember(policies.names()));

@@ -143,6 +143,8 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
+  } catch (const CLI::Success&) {
+    return 0;  // --list-policies printed what was asked (help derives from Success too: above)
   } catch (const CLI::ParseError& e) {
     // One line, exit 2, whatever CLI11's own code for the error (105, 106, 109, ...).
     std::string why = e.what();

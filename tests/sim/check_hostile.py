@@ -286,7 +286,6 @@ NUMERIC = {
     "--split-check-nodes": ["--split", "hunger"], "--split-cost-ns": ["--split", "hunger"],
 }
 # Policy constants: the policy that reads them, by prefix.
-POLICY_OF = {"--perf-": "performance", "--prop-": "proportional", "--two-": "twochoice"}
 VALUES = ["nan", "inf", "-inf", "-1", "0", "9223372036854775808", "18446744073709551616", "1e400", " -5", ""]
 # Meaningless for every option: these must be refused.
 ALWAYS_REFUSED = {"nan", "inf", "-inf", "-1", "18446744073709551616", "1e400", " -5", ""}
@@ -301,9 +300,16 @@ def numeric_options(sim):
                    if (m := OPTION_LINE.match(line)) and NUMERIC_TYPE.search(m.group(2))})
 
 
+def policy_of_constant(sim):
+    """Each policy constant's flag and a policy that reads it, from the program's --list-policies."""
+    p = subprocess.run([sim, "--list-policies"], capture_output=True, text=True, timeout=60, check=True)
+    return {c["flag"]: pol["name"] for pol in reversed(json.loads(p.stdout)) for c in pol["constants"]}
+
+
 def fuzz(sim, trace):
     listed = numeric_options(sim)
-    policy_constants = [o for o in listed if any(o.startswith(p) for p in POLICY_OF)]
+    policy_of = policy_of_constant(sim)
+    policy_constants = [o for o in listed if o in policy_of]
     uncovered = [o for o in listed if o not in NUMERIC and o not in policy_constants]
     missing = [o for o in NUMERIC if o not in listed]
     if uncovered or missing or not policy_constants:
@@ -314,9 +320,8 @@ def fuzz(sim, trace):
     cases = []
     for opt in sorted(NUMERIC) + policy_constants:
         ctx = list(NUMERIC.get(opt, []))
-        for prefix, policy in POLICY_OF.items():
-            if opt.startswith(prefix):
-                ctx = ["--policy", policy]
+        if opt in policy_of:
+            ctx = ["--policy", policy_of[opt]]
         args = [a for i, a in enumerate(base) if a != opt and (i == 0 or base[i - 1] != opt)]
         for v in VALUES:
             cases.append((opt, v, [sim, trace] + args + ctx + [opt, v]))

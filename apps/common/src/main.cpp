@@ -197,6 +197,8 @@ int runMain(int argc, char** argv, const std::string& name, const std::string& d
     return ctx.rank == 0 ? cli.exit(e) : 0;
   } catch (const CLI::CallForAllHelp& e) {
     return ctx.rank == 0 ? cli.exit(e) : 0;
+  } catch (const CLI::Success&) {
+    return kSuccess;  // --list-policies printed what was asked (help derives from Success too: above)
   } catch (const CLI::ParseError& e) {
     // Every rank parses the same command line: one message, from rank 0.
     if (ctx.rank == 0) std::cerr << name << ": error: " << excerpt(e.what(), 400) << "\n(run with --help for the options)\n";

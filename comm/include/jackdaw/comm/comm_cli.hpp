@@ -20,6 +20,7 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include "jackdaw/comm/board_scheme.hpp"
 #include "jackdaw/comm/comm_options.hpp"
@@ -32,7 +33,12 @@ namespace jackdaw::comm {
 // --policy and the constants of every policy in `policies`, --seed, --board, --board-sample,
 // --steal, --seed-tree, --seed-redirect, --steal-retry-max-us, --steal-hold-us. Defaults: those of `comm` and `steal`
 // as passed (CommOptions{} and StealOptions{}: the runtime's).
+// Also --list-policies: policyListing() on stdout, then CLI::Success (the caller exits 0).
 void addCommOptions(CLI::App& app, CommOptions& comm, StealOptions& steal, const PolicyRegistry& policies);
+
+// The policies a program offers, for scripts and tests that must not list them by hand: an array
+// of {name, summary, constants: [{flag, default, lo, hi, help}]} (hi capped at 1e9 as the flags are).
+nlohmann::json policyListing(const PolicyRegistry& policies);
 
 // Flags both the apps and jackdaw-sim take, declared once: --slow-ranks and --slowdown (the
 // slowdown's help says what else it applies to), and --memory-limit SIZE (help: "The most memory
