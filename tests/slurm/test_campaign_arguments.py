@@ -183,10 +183,10 @@ class CampaignArguments(unittest.TestCase):
     @unittest.skipUnless(SIM, "needs jackdaw-sim's path")
     def test_policies_are_the_simulators(self):
         sys.path.insert(0, os.path.dirname(CAMPAIGN))
-        import campaign  # noqa: E402
+        import campaign_args  # noqa: E402
         p = subprocess.run([SIM, "--help"], capture_output=True, text=True, timeout=60)
         listed = re.search(r"--policy TEXT:\{([^}]*)\}", p.stdout).group(1).split(",")
-        self.assertEqual(campaign.policies_of(SIM), listed)
+        self.assertEqual(campaign_args.policies_of(SIM), listed)
         self.assertIn("random", listed)
 
 

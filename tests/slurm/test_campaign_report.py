@@ -196,7 +196,8 @@ class CampaignReport(unittest.TestCase):
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.figure
-        import campaign
+        import campaign_plots
+        import campaign_report
         labels = {}
         original = matplotlib.figure.Figure.savefig
 
@@ -208,8 +209,8 @@ class CampaignReport(unittest.TestCase):
         shutil.copytree(self.out, tmp_out)
         matplotlib.figure.Figure.savefig = savefig
         try:
-            runs = campaign.load_runs(tmp_out)
-            campaign.plot(tmp_out, campaign.summarise(runs), runs)
+            runs = campaign_report.load_runs(tmp_out)
+            campaign_plots.plot(tmp_out, campaign_report.summarise(runs), runs)
         finally:
             matplotlib.figure.Figure.savefig = original
         for name, axes in labels.items():
