@@ -63,7 +63,7 @@ class CommActor final : public comm::StealPort {
     auto* a = new Msg{Msg::Reply, r_.id, {}, {count, static_cast<std::int32_t>(redirect.value_or(-1))}, {}};
     double bytes = kReplyHeader;
     if (count > 0) {
-      for (std::uint64_t id : RankWork::ids(answer_, count)) bytes += job_.task(id).bytes;
+      bytes += work_.givenBytes();
       r_.stats.bytesSent += static_cast<std::uint64_t>(bytes - kReplyHeader);
       a->tasks = std::move(answer_);
     }

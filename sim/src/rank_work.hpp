@@ -44,7 +44,8 @@ class RankWork final : public comm::LocalWork {
     for (std::size_t i = 0; i < want; ++i) tasks.push_back(r_.pool.stealShallowest()->id);
     if (!tasks.empty()) r_.hungerChanged();
     comm::wire::Writer w(out);
-    for (std::uint64_t id : tasks) w(id);
+    givenBytes_ = 0;
+    for (std::uint64_t id : tasks) w(id), givenBytes_ += job_.task(id).bytes;
     return static_cast<std::uint32_t>(tasks.size());
   }
 
@@ -59,6 +60,9 @@ class RankWork final : public comm::LocalWork {
   std::uint64_t tasksCreated() override { return r_.created; }
   std::uint64_t tasksFinished() override { return r_.finished; }
 
+  // The recorded wire size of the tasks the last giveAway handed over (what the network carries).
+  double givenBytes() const { return givenBytes_; }
+
   // The packed ids giveAway wrote.
   static std::vector<std::uint64_t> ids(std::span<const std::byte> bytes, std::uint32_t count) {
     std::vector<std::uint64_t> out(count);
@@ -70,6 +74,7 @@ class RankWork final : public comm::LocalWork {
  private:
   Job& job_;
   Rank& r_;
+  double givenBytes_ = 0;
 };
 
 }  // namespace jackdaw::sim::detail
