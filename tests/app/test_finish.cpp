@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "jackdaw/app/feature_states.hpp"
 #include "jackdaw/app/finish.hpp"
 
 namespace {
@@ -56,7 +57,7 @@ TEST(Finish, PrintsTheAnswerThenTheSummaryAndWritesStats) {
   const auto [code, out] = run(ctx, StopReason::None, a);
   EXPECT_EQ(code, app::kSuccess);
   EXPECT_EQ(out, "solutions: 92\nSAT\n" + app::summaryText(nodes(1000), 0.5, StopReason::None));
-  EXPECT_TRUE(ctx.statsWritten);
+  EXPECT_TRUE(ctx.features->stats.written);
   std::ifstream in(ctx.opts.statsFile);
   const auto doc = nlohmann::json::parse(in);
   EXPECT_EQ(doc["app"], "toy");

@@ -51,8 +51,9 @@ TEST(RunSearch, EverySkeletonByNameWithPerWorkerJson) {
   }
 }
 
-// --progress reads ctx.live while the search runs: monotone, and equal to the result's nodes
-// once the search is over (the registered counters keep their nodes in the total).
+// --progress reads the live counters (ProgressState) while the search runs: monotone, and equal
+// to the result's nodes once the search is over (the registered counters keep their nodes in the
+// total).
 TEST(RunSearch, LiveNodesAreMonotoneAndEndAtTheResult) {
   for (const char* skel : kSkeletons) {
     app::AppContext ctx;
@@ -61,7 +62,7 @@ TEST(RunSearch, LiveNodesAreMonotoneAndEndAtTheResult) {
     std::thread reader([&] {
       std::uint64_t last = 0;
       while (!done.load()) {
-        const std::uint64_t n = ctx.live.nodes();
+        const std::uint64_t n = ctx.features->progress.live.nodes();
         if (n < last) monotone = false;
         last = n;
       }
@@ -71,7 +72,7 @@ TEST(RunSearch, LiveNodesAreMonotoneAndEndAtTheResult) {
     reader.join();
     EXPECT_EQ(r.enumerator.get(), 724u) << skel;  // OEIS A000170
     EXPECT_TRUE(monotone.load()) << skel;
-    EXPECT_EQ(ctx.live.nodes(), r.stats.nodes) << skel;
+    EXPECT_EQ(ctx.features->progress.live.nodes(), r.stats.nodes) << skel;
   }
 }
 

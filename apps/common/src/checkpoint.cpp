@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 
+#include "jackdaw/app/feature_states.hpp"
 #include "jackdaw/app/report.hpp"
 #include "jackdaw/app/safe_file.hpp"
 #include "jackdaw/comm/collectives.hpp"
@@ -194,7 +195,7 @@ nlohmann::json writeCheckpoint(const AppContext& ctx, const std::string& dir, st
     manifest = {{"format", kCheckpointFormatName},
                 {"format_version", kCheckpointFormat},
                 {"jackdaw_version", JACKDAW_VERSION},
-                {"identity", ctx.identity},
+                {"identity", ctx.features->checkpoint.identity},
                 {"sequence", seq},
                 {"written", utcTimestamp()},
                 {"command", ctx.argv},

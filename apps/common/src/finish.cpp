@@ -4,6 +4,7 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "jackdaw/app/feature_states.hpp"
 #include "jackdaw/app/report.hpp"
 #include "jackdaw/app/trace_file.hpp"
 
@@ -37,7 +38,7 @@ int finish(AppContext& ctx, const SearchStats& stats, double seconds, StopReason
   doc["partial"] = partial;
   doc[partial ? "partial_result" : "result"] = answer.result;
   print(ctx, (partial ? std::string(kPartialHeader) + "\n" : std::string()) + answer.text + summaryText(stats, seconds, stop));
-  if (ctx.trace) ctx.trace->write(ctx, answer.result, stats, seconds, stop);
+  if (TraceRecorder* trace = ctx.features->trace.recorder.get()) trace->write(ctx, answer.result, stats, seconds, stop);
   writeStats(ctx, doc);
   return code;
 }

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 
+#include "jackdaw/app/feature_states.hpp"
 #include "jackdaw/app/safe_file.hpp"
 #include "jackdaw/comm/report_sections.hpp"
 
@@ -90,10 +91,11 @@ nlohmann::json runJson(const AppContext& ctx, const SearchStats& stats, double s
   j["complete"] = (stop == StopReason::None || stop == StopReason::Found);
   j["stats"] = toJson(stats);
   j["nodes_per_second"] = seconds > 0 ? static_cast<double>(stats.nodes) / seconds : 0.0;
-  if (!ctx.workers.empty()) {
+  const StatsState& state = ctx.features->stats;
+  if (!state.workers.empty()) {
     nlohmann::json ws = nlohmann::json::array();
     double rateSum = 0;
-    for (const auto& w : ctx.workers) {
+    for (const auto& w : state.workers) {
       ws.push_back({{"worker", w.worker},
                     {"tasks", w.tasks},
                     {"stats", toJson(w.stats)},
@@ -104,11 +106,13 @@ nlohmann::json runJson(const AppContext& ctx, const SearchStats& stats, double s
       rateSum += w.workRate;
     }
     j["workers"] = std::move(ws);
-    j["mean_work_rate"] = rateSum / static_cast<double>(ctx.workers.size());
+    j["mean_work_rate"] = rateSum / static_cast<double>(state.workers.size());
   }
-  if (!ctx.distributed.is_null()) j["distributed"] = ctx.distributed;
-  if (!ctx.checkpoint.is_null()) j["checkpoint"] = ctx.checkpoint;
-  if (!ctx.grain.is_null()) j["grain"] = ctx.grain;
+  if (!state.distributed.is_null()) j["distributed"] = state.distributed;
+  const nlohmann::json& checkpoint = ctx.features->checkpoint.section;
+  if (!checkpoint.is_null()) j["checkpoint"] = checkpoint;
+  const nlohmann::json& grain = ctx.features->grain.section;
+  if (!grain.is_null()) j["grain"] = grain;
   return j;
 }
 
@@ -130,9 +134,10 @@ nlohmann::json distributedJson(const distributed::Report& report) {
 }
 
 void addWorkerReports(AppContext& ctx, const std::vector<WorkerReport>& reports) {
-  if (ctx.workers.size() < reports.size()) ctx.workers.resize(reports.size());
+  std::vector<WorkerReport>& workers = ctx.features->stats.workers;
+  if (workers.size() < reports.size()) workers.resize(reports.size());
   for (std::size_t i = 0; i < reports.size(); ++i) {
-    WorkerReport& t = ctx.workers[i];
+    WorkerReport& t = workers[i];
     const WorkerReport& r = reports[i];
     t.worker = r.worker;
     t.tasks += r.tasks;
@@ -161,7 +166,7 @@ void print(const AppContext& ctx, const std::string& text) {
 }
 
 void writeStats(const AppContext& ctx, const nlohmann::json& doc) {
-  ctx.statsWritten = true;
+  ctx.features->stats.written = true;
   if (ctx.opts.statsFile.empty() || ctx.rank != 0) return;
   OutputFile out("--stats", ctx.opts.statsFile);
   out.stream() << doc.dump(2) << "\n";

@@ -51,7 +51,7 @@ skeletons::Settings skeletonSettings(AppContext& ctx, std::vector<WorkerReport>*
   s.parallel.runtime.bind = o.bind;
   s.parallel.runtime.rate = o.workRate;
   s.parallel.workers = reports;
-  s.parallel.live = &ctx.live;
+  s.parallel.live = &ctx.features->progress.live;
   s.parallel.observers = std::move(observers);
   s.parallel.splitOnHunger = o.splitOnHunger;
   s.spawnDepth = o.spawnDepthAuto ? kAutoStartDepth : o.spawnDepth;
@@ -100,8 +100,9 @@ void noteSharedCpus(const AppContext& ctx) {
 
 CheckpointLegs::CheckpointLegs(AppContext& ctx) : ctx_(ctx) {
   const auto& o = ctx.opts;
+  CheckpointState& state = ctx.features->checkpoint;
   if (!o.resumeDir.empty()) {
-    LoadedCheckpoint loaded = readCheckpoint(o.resumeDir, ctx.identity, ctx.rank, ctx.size, o.memoryLimit);
+    LoadedCheckpoint loaded = readCheckpoint(o.resumeDir, state.identity, ctx.rank, ctx.size, o.memoryLimit);
     cp_.resume = true;
     cp_.from = std::move(loaded.records);
     facts_ = std::move(loaded.facts);
@@ -109,22 +110,21 @@ CheckpointLegs::CheckpointLegs(AppContext& ctx) : ctx_(ctx) {
     const auto& before = previous_["seconds_so_far"];
     before_ = before.is_number() ? before.get<double>() : 0.0;
     if (ctx.rank == 0)
-      ctx.checkpoint["resumed_from"] = {{"dir", o.resumeDir},
-                                        {"sequence", previous_.value("sequence", 0)},
-                                        {"ranks", previous_.value("ranks", 0)},
-                                        {"tasks", previous_.value("tasks", 0)},
-                                        {"nodes_so_far", previous_.value("nodes_so_far", 0)}};
+      state.section["resumed_from"] = {{"dir", o.resumeDir},
+                                       {"sequence", previous_.value("sequence", 0)},
+                                       {"ranks", previous_.value("ranks", 0)},
+                                       {"tasks", previous_.value("tasks", 0)},
+                                       {"nodes_so_far", previous_.value("nodes_so_far", 0)}};
   }
   if (!o.checkpointDir.empty()) {
     prepareCheckpointDir(o.checkpointDir);
     // Rank 0 takes the folder for this job before any rank searches; a refusal is bad input, and
     // reaches the other ranks through the set-up check that follows (one message, every rank exits 2).
-    if (ctx.rank == 0 && !ctx.checkpointLock) {
+    if (ctx.rank == 0 && !state.lock) {
       std::error_code ec;
       const bool resumingIt = !o.resumeDir.empty() && std::filesystem::equivalent(o.resumeDir, o.checkpointDir, ec);
       ClaimNotes notes;
-      ctx.checkpointLock =
-          claimCheckpointDir(o.checkpointDir, ctx.identity, ctx.name, o.checkpointOverwrite, resumingIt, notes);
+      state.lock = claimCheckpointDir(o.checkpointDir, state.identity, ctx.name, o.checkpointOverwrite, resumingIt, notes);
       for (const auto& w : notes.warnings) ctx.log->warn("{}", w);
     }
     cp_.keep = true;
@@ -167,10 +167,11 @@ bool CheckpointLegs::finishLeg(const SearchStats& soFar, double legSeconds, cons
   }
   seconds_ += legSeconds;
   wrote_ = false;
-  if (ctx_.rank == 0 && active()) ctx_.checkpoint["seconds_this_run"] = seconds_;
+  CheckpointState& state = ctx_.features->checkpoint;
+  if (ctx_.rank == 0 && active()) state.section["seconds_this_run"] = seconds_;
   // Every rank saved or none did: the stop reason they decide on is the same everywhere.
   if (!cp_.saved) {
-    ctx_.checkpointNote.clear();  // the search ended: nothing left to continue
+    state.note.clear();  // the search ended: nothing left to continue
     return false;
   }
   const auto& o = ctx_.opts;
@@ -179,18 +180,18 @@ bool CheckpointLegs::finishLeg(const SearchStats& soFar, double legSeconds, cons
   wrote_ = true;
   savedTasks_ = cp_.savedTasks;
   const auto t0 = std::chrono::steady_clock::now();
-  nlohmann::json manifest = writeCheckpoint(ctx_, o.checkpointDir, *cp_.saved, leg, previous_, ctx_.checkpointLock.get());
+  nlohmann::json manifest = writeCheckpoint(ctx_, o.checkpointDir, *cp_.saved, leg, previous_, state.lock.get());
   const double writeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const bool signalled = comm::anyRank(ctx_.world, ctx_.stop.requested());
   if (ctx_.rank == 0) {
     nlohmann::json bytes = nlohmann::json::array();
     for (const auto& f : manifest["files"]) bytes.push_back(f["bytes"]);
-    ctx_.checkpoint["written"] = {{"dir", o.checkpointDir},         {"sequence", manifest["sequence"]},
-                                  {"tasks", manifest["tasks"]},      {"nodes_so_far", soFar.nodes},
-                                  {"incumbent", incumbent},
-                                  {"bytes_per_rank", bytes},         {"write_seconds", writeSeconds}};
-    ctx_.checkpointNote = "CHECKPOINT: saved in " + o.checkpointDir + " (set " + manifest["sequence"].dump() + ", " +
-                          manifest["tasks"].dump() + " tasks left); continue with --resume " + o.checkpointDir;
+    state.section["written"] = {{"dir", o.checkpointDir},         {"sequence", manifest["sequence"]},
+                                {"tasks", manifest["tasks"]},      {"nodes_so_far", soFar.nodes},
+                                {"incumbent", incumbent},
+                                {"bytes_per_rank", bytes},         {"write_seconds", writeSeconds}};
+    state.note = "CHECKPOINT: saved in " + o.checkpointDir + " (set " + manifest["sequence"].dump() + ", " +
+                 manifest["tasks"].dump() + " tasks left); continue with --resume " + o.checkpointDir;
     ctx_.log->info("checkpoint {} written to {} ({} tasks left)", manifest["sequence"].dump(), o.checkpointDir,
                    manifest["tasks"].dump());
   }
@@ -204,94 +205,20 @@ bool CheckpointLegs::finishLeg(const SearchStats& soFar, double legSeconds, cons
   return true;
 }
 
-void GrainCheck::add(const std::vector<WorkerReport>& mine, const distributed::Report& all) {
-  // Rank 0 of several sees every rank's workers (its own among them); any other run, its own.
-  int workers = 0;
-  chosen_.clear();
-  const auto take = [&](const std::vector<WorkerReport>& ws) {
-    for (const auto& w : ws) {
-      largest_ = std::max(largest_, w.largestTaskNodes);
-      if (w.grain > 0) chosen_.push_back(w.grain);
-      changes_ += w.grainChanges;
-    }
-    workers += static_cast<int>(ws.size());
-  };
-  if (all.ranks.empty()) take(mine);
-  for (const auto& r : all.ranks) take(r.workers);
-  workers_ = std::max(workers_, workers);
-}
-
-// What -d auto / -b auto chose: the workers' final settings and how often they changed them.
-void GrainCheck::reportAutomatic(AppContext& ctx) const {
-  const auto& o = ctx.opts;
-  if (!(o.spawnDepthAuto || o.budgetAuto) || chosen_.empty()) return;
-  std::vector<std::uint64_t> v = chosen_;
-  std::sort(v.begin(), v.end());
-  const bool depth = o.spawnDepthAuto;
-  nlohmann::json a = {{"setting", depth ? "spawn_depth" : "budget"},
-                      {"target_ms", o.taskTargetMs},
-                      {"min", v.front()},
-                      {"median", v[v.size() / 2]},
-                      {"max", v.back()},
-                      {"changes", changes_}};
-  a["why"] = depth ? "the cutoff started at " + std::to_string(kAutoStartDepth) +
-                         " and deepened each time a task had run past the target while workers were hungry "
-                         "(the task split off its shallowest open level); values: the deepest cutoff each worker saw"
-                   : "each worker retuned its budget at every split so that the work between two splits lasts the "
-                     "target (at most 4x per split); values: the workers' final budgets in backtracks";
-  ctx.grain["automatic"] = a;
-  ctx.log->info("{} auto: {} (median {}, range {}..{}) after {} change(s), aiming at {} ms a slice",
-                depth ? "spawn depth" : "budget", depth ? "deepest cutoff" : "final budget", v[v.size() / 2], v.front(),
-                v.back(), changes_, o.taskTargetMs);
-}
-
-void GrainCheck::report(AppContext& ctx, std::uint64_t nodes) const {
-  // Sequential runs have no tasks to compare; tiny searches are over before grain matters.
-  constexpr std::uint64_t kWorthTelling = 1'000'000;
-  if (ctx.rank != 0 || workers_ == 0 || nodes == 0) return;
-  const double share = static_cast<double>(largest_) / static_cast<double>(nodes);
-  ctx.grain = {{"largest_task_nodes", largest_}, {"nodes", nodes}, {"largest_task_share", share}, {"workers", workers_}};
-  reportAutomatic(ctx);
-  if (workers_ < 2 || largest_ == 0) return;
-  // While the largest task ran (share × nodes at one worker's speed), the other workers had room for
-  // (workers − 1) × that many nodes and visited at most the rest: an upper bound on how busy they were.
-  const double othersBusy = std::min(1.0, (1.0 - share) / ((workers_ - 1) * share));
-  ctx.grain["others_busy_at_most"] = othersBusy;
-  if (othersBusy > 0.5 || nodes < kWorthTelling) return;
-  const auto& o = ctx.opts;
-  std::string advice;
-  if (o.spawnDepthAuto || o.budgetAuto)
-    advice = "the automatic grain splits a task only after --task-target-ms and while workers are hungry";
-  else if (o.skeleton == skeletons::DepthBounded::name)
-    advice = "tasks are cut only above --spawn-depth " + std::to_string(o.spawnDepth) +
-             ": -d auto deepens the cutoff where a task runs long while workers are hungry, a larger -d cuts "
-             "deeper everywhere";
-  else if (o.skeleton == skeletons::Ordered::name)
-    advice = "tasks are cut only above --spawn-depth " + std::to_string(o.spawnDepth) +
-             ": a larger -d cuts deeper, and --skeleton budget or stack_stealing split work while it runs";
-  else if (o.skeleton == skeletons::Budget::name)
-    advice = "a task splits off work only after --budget " + std::to_string(o.budget) +
-             " backtracks: a smaller -b splits sooner, -b auto picks it from measured time";
-  else
-    advice = "the other workers found little to take from it";
-  ctx.log->warn("one task visited {:.0f}% of the nodes ({} of {}): while it ran, the other {} worker(s) were busy at most "
-                "{:.0f}% of the time (at equal speed per node), so the run was mostly sequential; {}",
-                100 * share, largest_, nodes, workers_ - 1, 100 * othersBusy, advice);
-}
-
 void RunStats::afterLeg(Leg& leg) {
   if (!leg.workers->empty()) addWorkerReports(ctx_, *leg.workers);
   if (ctx_.size > 1 && ctx_.rank == 0) {
-    ctx_.distributed = distributedJson(*leg.ranks);
-    ctx_.distributed["board"]["scheme"] = comm::boardSchemeName(ctx_.opts.steal.board);
-    if (ctx_.opts.steal.board == comm::BoardScheme::Sample) ctx_.distributed["board"]["sample"] = ctx_.opts.steal.boardSample;
+    nlohmann::json& d = ctx_.features->stats.distributed;
+    d = distributedJson(*leg.ranks);
+    d["board"]["scheme"] = comm::boardSchemeName(ctx_.opts.steal.board);
+    if (ctx_.opts.steal.board == comm::BoardScheme::Sample) d["board"]["sample"] = ctx_.opts.steal.boardSample;
     // Which one-sided path MPI gave the board, or the messages it fell back to (board.hpp).
-    ctx_.distributed["board"]["transport"] = leg.ranks->boardTransport;
-    if (!leg.ranks->boardWindow.empty()) ctx_.distributed["board"]["window"] = leg.ranks->boardWindow;
+    d["board"]["transport"] = leg.ranks->boardTransport;
+    if (!leg.ranks->boardWindow.empty()) d["board"]["window"] = leg.ranks->boardWindow;
   }
 }
 
-void RunStats::finish(Leg& last) { ctx_.lastRun = {true, last.stats, last.allSeconds, last.stop}; }
+void RunStats::finish(Leg& last) { ctx_.features->stats.lastRun = {true, last.stats, last.allSeconds, last.stop}; }
 
 TraceRecorder::Search tracedSearch(const AppContext& ctx, const char* kind, double seconds, StopReason stop,
                                    std::uint64_t nodes, const std::vector<WorkerReport>& reports) {
@@ -308,9 +235,10 @@ TraceRecorder::Search tracedSearch(const AppContext& ctx, const char* kind, doub
 }
 
 void TraceRun::observers(std::vector<SearchObserver*>& list) {
-  if (!ctx_.trace) return;
+  TraceRecorder* const recorder = ctx_.features->trace.recorder.get();
+  if (!recorder) return;
   if (optimisation_) list.push_back(&history_);
-  else list.push_back(ctx_.trace.get());
+  else list.push_back(recorder);
 }
 
 void TraceRun::beforeLeg(SolveOptions&) {
@@ -319,8 +247,9 @@ void TraceRun::beforeLeg(SolveOptions&) {
 
 void TraceRun::afterLeg(Leg& leg) {
   if (!recordsSearch()) return;
-  if (!skeletons::isParallel(ctx_.opts.skeleton)) ctx_.trace->sequentialTask(leg.stats.nodes, threadCpuNs() - cpu0_, rootBytes_);
-  ctx_.trace->searched(tracedSearch(ctx_, kind_, leg.seconds, leg.stop, leg.stats.nodes, *leg.workers));
+  TraceRecorder& recorder = *ctx_.features->trace.recorder;
+  if (!skeletons::isParallel(ctx_.opts.skeleton)) recorder.sequentialTask(leg.stats.nodes, threadCpuNs() - cpu0_, rootBytes_);
+  recorder.searched(tracedSearch(ctx_, kind_, leg.seconds, leg.stop, leg.stats.nodes, *leg.workers));
 }
 
 std::unique_ptr<SlowRank> slowRankFor(const AppContext& ctx) {

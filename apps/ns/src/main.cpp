@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
       if (app::settleSkeleton<ns::Kind>(ctx) == "seq" && ctx.size == 1) {
         app::checkSetupAcrossRanks(ctx);
         app::ProgressLog progress(ctx);
-        r = seq::search<M, ns::Kind>({}, M::root(), params, ctx.stop, &ctx.live);
+        r = seq::search<M, ns::Kind>({}, M::root(), params, ctx.stop, &ctx.features->progress.live);
       } else {
         r = runParallel<M>(ctx, params);
       }

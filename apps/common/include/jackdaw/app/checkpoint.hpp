@@ -32,6 +32,15 @@
 
 namespace jackdaw::app {
 
+// What the checkpoint feature (CheckpointLegs, run.hpp) keeps across a run, in
+// AppContext::features (feature_states.hpp).
+struct CheckpointState {
+  nlohmann::json identity;  // the search this command line asks for (checkpoints must match); set by runMain
+  nlohmann::json section;   // rank 0: the checkpoint written or resumed (--stats "checkpoint")
+  std::string note;         // rank 0: a line for stdout after the result
+  std::unique_ptr<CheckpointLock> lock;  // rank 0: --checkpoint DIR's lock, held until the run ends
+};
+
 // 2: each file's entry in the manifest also holds its record's node count ("nodes"), checked on resume.
 inline constexpr int kCheckpointFormat = 2;
 inline constexpr const char* kCheckpointFormatName = "jackdaw-checkpoint";

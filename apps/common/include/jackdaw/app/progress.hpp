@@ -5,7 +5,7 @@
 // names the rank), so a slow or starved rank shows in the job log.
 //
 //   jackdaw::app::ProgressLog progress(ctx);              // no thread when --progress is 0
-//   seq::search<M, K>(space, root, params, ctx.stop, &ctx.live);
+//   seq::search<M, K>(space, root, params, ctx.stop, &ctx.features->progress.live);  // feature_states.hpp
 #pragma once
 
 #include <chrono>
@@ -17,8 +17,15 @@
 
 #include "jackdaw/app/context.hpp"
 #include "jackdaw/app/run_feature.hpp"
+#include "jackdaw/core/live_nodes.hpp"
 
 namespace jackdaw::app {
+
+// What --progress keeps across a run, in AppContext::features (feature_states.hpp): the nodes
+// and incumbent of the running search, which the search writes and ProgressLog reads.
+struct ProgressState {
+  LiveNodes live;
+};
 
 class ProgressLog {
  public:

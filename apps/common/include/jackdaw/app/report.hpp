@@ -11,8 +11,26 @@
 #include "jackdaw/distributed/launch.hpp"
 #include "jackdaw/core/stats.hpp"
 #include "jackdaw/core/stop.hpp"
+#include "jackdaw/core/worker_report.hpp"
 
 namespace jackdaw::app {
+
+// What --stats keeps across the searches of a run, in AppContext::features (feature_states.hpp):
+// the RunStats feature (run.hpp) and addWorkerReports fill it, runJson reports it, and runMain
+// writes the common document from it for an app that wrote none.
+struct StatsState {
+  // Per-worker statistics of the parallel searches run so far (summed over runs, per worker).
+  std::vector<WorkerReport> workers;
+  nlohmann::json distributed;  // rank 0 of several ranks: the "distributed" section
+  // The last search runSearch ran.
+  struct LastRun {
+    bool ran = false;
+    SearchStats stats;
+    double seconds = 0;
+    StopReason stop = StopReason::None;
+  } lastRun;
+  bool written = false;  // writeStats ran
+};
 
 nlohmann::json toJson(const SearchStats& s);
 std::string toString(StopReason r);
@@ -21,7 +39,7 @@ std::string toString(StopReason r);
 nlohmann::json runJson(const AppContext& ctx, const SearchStats& stats, double seconds, StopReason stop);
 
 // Adds one search's per-worker reports to the totals of earlier searches (apps may search
-// repeatedly); runJson then reports them under "workers".
+// repeatedly; StatsState::workers); runJson then reports them under "workers".
 void addWorkerReports(AppContext& ctx, const std::vector<WorkerReport>& reports);
 
 // The "distributed" section of --stats from rank 0's per-rank report (comm/report_sections.hpp),

@@ -3,16 +3,17 @@
 // checkpoint legs, progress lines and the --stats sections. Every rank gets the whole result.
 //
 // The skeleton settings (-d, -b, --threads, --bind, --chunked, --discrepancy) and the distributed
-// session (--policy and its constants, --seed) come from ctx.opts; per-worker statistics are
-// added to ctx.workers and the per-rank report to ctx.distributed for --stats; --progress lines
-// are logged while it runs.
+// session (--policy and its constants, --seed) come from ctx.opts; per-worker statistics and the
+// per-rank report are kept for --stats (StatsState, report.hpp); --progress lines are logged
+// while it runs.
 //
 // --checkpoint DIR saves the work an interruption cuts short (and, with --checkpoint-every S, the
 // search pauses every S seconds to save it, then goes on); --resume DIR continues a saved search
 // on any number of ranks. See checkpoint.hpp for the folder.
 //
-// Each of these is a feature of the frame (run_feature.hpp): it owns its state and hooks into
-// the legs of the search; runChecked sets them up and runs the legs.
+// Each of these is a feature of the frame (run_feature.hpp): it hooks into the legs of the search
+// and keeps what must outlast them in its state in ctx.features (feature_states.hpp); runChecked
+// sets them up and runs the legs.
 //
 // --trace FILE records the search's task tree (trace_file.hpp). Enumeration and decision: the
 // search itself. Branch and bound: the search runs first as usual (its answer is the one printed),
@@ -32,6 +33,8 @@
 #include "jackdaw/app/app_skeletons.hpp"
 #include "jackdaw/app/checkpoint.hpp"
 #include "jackdaw/app/context.hpp"
+#include "jackdaw/app/feature_states.hpp"
+#include "jackdaw/app/grain_check.hpp"
 #include "jackdaw/app/progress.hpp"
 #include "jackdaw/app/record_check.hpp"
 #include "jackdaw/app/report.hpp"
@@ -98,30 +101,6 @@ void noteSharedCpus(const AppContext& ctx);
 // This rank's slow-down observer if --slow-ranks lists it, else null.
 std::unique_ptr<SlowRank> slowRankFor(const AppContext& ctx);
 
-// The largest task of a parallel search against the whole. While one task visited a share s of
-// the nodes, the other W − 1 workers visited at most the rest: at equal speed they were busy at
-// most (1 − s) / ((W − 1) s) of that time. Above half idle, rank 0 warns and says which flag
-// splits work finer; --stats "grain" holds the numbers either way.
-class GrainCheck final : public RunFeature {
- public:
-  explicit GrainCheck(AppContext& ctx) : ctx_(ctx) {}
-  void afterLeg(Leg& leg) override { add(*leg.workers, *leg.ranks); }
-  void finish(Leg& last) override { report(ctx_, last.stats.nodes); }
-
-  // After each search: this rank's workers, and (rank 0 of several) every rank's.
-  void add(const std::vector<WorkerReport>& mine, const distributed::Report& all);
-  // After the last search, with the whole run's nodes.
-  void report(AppContext& ctx, std::uint64_t nodes) const;
-
- private:
-  void reportAutomatic(AppContext& ctx) const;
-  AppContext& ctx_;
-  std::uint64_t largest_ = 0;
-  int workers_ = 0;  // across ranks
-  std::vector<std::uint64_t> chosen_;  // -d auto / -b auto: each worker's final setting (last search)
-  std::uint64_t changes_ = 0;          // and how often the workers changed it
-};
-
 // Checkpoint and resume around the searches of one runSearch call (non-template parts). Each
 // leg resumes what the one before saved; after a leg, the checkpoint it saved is written and
 // another leg follows if the --checkpoint-every timer stopped it.
@@ -165,8 +144,9 @@ class CheckpointLegs final : public RunFeature {
   std::uint64_t savedTasks_ = 0;
 };
 
-// --stats: each leg's per-worker reports added to ctx.workers, rank 0's "distributed" section
-// (of several ranks), and the last run (for a --stats document the app did not write).
+// --stats: each leg's per-worker reports added to the workers' sums, rank 0's "distributed"
+// section (of several ranks), and the last run (for a --stats document the app did not write);
+// all in StatsState (report.hpp).
 class RunStats final : public RunFeature {
  public:
   explicit RunStats(AppContext& ctx) : ctx_(ctx) {}
@@ -207,7 +187,7 @@ class TraceRun final : public RunFeature {
   const ObjectiveHistory& history() const { return history_; }
 
  private:
-  bool recordsSearch() const { return ctx_.trace && !optimisation_; }
+  bool recordsSearch() const { return ctx_.features->trace.recorder && !optimisation_; }
   AppContext& ctx_;
   const char* kind_;
   bool optimisation_;
@@ -334,7 +314,8 @@ SearchResult<M, K> runChecked(AppContext& ctx, const typename M::Space& space, t
   RunTimeline timeline(ctx);
   checkSetupAcrossRanks(ctx);
   noteSharedCpus(ctx);
-  TraceRun trace(ctx, kindName<K>(), isOptimisation<K>, ctx.trace ? rootWireBytes<M>(root) : 0);
+  TraceRecorder* const recorder = ctx.features->trace.recorder.get();
+  TraceRun trace(ctx, kindName<K>(), isOptimisation<K>, recorder ? rootWireBytes<M>(root) : 0);
   SlowRanks slow(ctx);
   RunStats stats(ctx);
   GrainCheck grain(ctx);
@@ -382,7 +363,7 @@ SearchResult<M, K> runChecked(AppContext& ctx, const typename M::Space& space, t
     }
     for (auto* f : features) f->finish(leg);
     if constexpr (isOptimisation<K>)
-      if (ctx.trace) recordBoundRun<M, K, Table>(ctx, *ctx.trace, space, root, params, r, trace.history());
+      if (recorder) recordBoundRun<M, K, Table>(ctx, *recorder, space, root, params, r, trace.history());
     r.seconds = leg.allSeconds;
     return r;
   }

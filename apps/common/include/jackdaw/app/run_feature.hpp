@@ -1,6 +1,5 @@
-// The app frame's features. Each owns its state and hooks into the run of one search
-// (runSearch, run.hpp): runChecked sets them up, then calls each feature's hooks in turn, in the
-// order it lists them:
+// The app frame's features. Each hooks into the run of one search (runSearch, run.hpp):
+// runChecked sets them up, then calls each feature's hooks in turn, in the order it lists them:
 //
 //   observers(list)   before the first leg: the observers it adds to every worker, in order
 //   searching()       every rank is set up and the first leg is next (collective where a feature
@@ -10,9 +9,22 @@
 //                     leg follows (--checkpoint-every)
 //   finish(leg)       after the last leg
 //
-// The features: CheckpointLegs (--checkpoint, --resume), RunStats (--stats "workers",
-// "distributed" and the last run), GrainCheck (the grain warning, --stats "grain"), TraceRun
-// (--trace), SlowRanks (--slow-ranks), ProgressRun (--progress) and RunTimeline (--timeline).
+// A feature object lives for one runSearch call. What it keeps across the run (an app may search
+// several times; finish() and runMain report at the end) is its state, declared beside it and
+// held in AppContext::features (feature_states.hpp); AppContext itself holds only what every
+// feature shares (options, logger, MPI job, stop flag, outputs not delivered):
+//
+//   CheckpointLegs  --checkpoint, --resume        CheckpointState (checkpoint.hpp): the search's
+//                                                 identity, --stats "checkpoint", the CHECKPOINT
+//                                                 line, the folder's lock
+//   RunStats        --stats "workers",            StatsState (report.hpp): per-worker sums, the
+//                   "distributed", the last run   "distributed" section, the last run, written
+//   GrainCheck      the grain warning             GrainState (grain_check.hpp): --stats "grain"
+//   TraceRun        --trace                       TraceState (trace_file.hpp): the recorder
+//   ProgressRun     --progress                    ProgressState (progress.hpp): the live counters
+//   SlowRanks       --slow-ranks                  nothing beyond the search
+//   RunTimeline     --timeline                    nothing beyond the search: written at finish
+//
 // A feature that needs set-up checks (a file to write, a folder to resume) makes them when
 // constructed, before the ranks' collective set-up check.
 #pragma once

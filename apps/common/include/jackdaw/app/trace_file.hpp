@@ -5,10 +5,12 @@
 // workers, exact, notes, cpu_model, ns_per_node, nodes, tasks, wall_seconds, answer, recorded_at).
 // docs/simulation.md says what each field means and when a trace is exact.
 //
-//   ctx.trace = std::make_shared<TraceRecorder>(ctx);   // runMain: checks ranks and FILE now
-//   observers.push_back(ctx.trace.get());                // runSearch: the recorded search
-//   ctx.trace->searched({...});                          // after it
-//   ctx.trace->write(ctx, answer.result, ...);           // finish(): FILE
+//   trace.recorder = std::make_unique<TraceRecorder>(ctx);  // runMain: checks ranks and FILE now
+//   observers.push_back(trace.recorder.get());               // runSearch: the recorded search
+//   trace.recorder->searched({...});                         // after it
+//   trace.recorder->write(ctx, answer.result, ...);          // finish(): FILE
+//
+// where `trace` is the TraceState in AppContext::features.
 //
 // Branch and bound adds levels (recordBoundRun): before the recorded run, one run per weaker
 // incumbent with that bound frozen; keepLevel() sets each aside, and write() matches its tasks to
@@ -21,6 +23,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -113,6 +116,12 @@ class TraceRecorder final : public SearchObserver {
   std::vector<KeptLevel> levels_;
   bool maximise_ = true;
   bool written_ = false;
+};
+
+// What --trace keeps across a run, in AppContext::features (feature_states.hpp): the recorder,
+// made by runMain, fed by the TraceRun feature (run.hpp), written by finish() or runMain.
+struct TraceState {
+  std::unique_ptr<TraceRecorder> recorder;  // null without --trace
 };
 
 // The objectives a search improved its incumbent through (for --trace's levels): attach it to the
