@@ -13,17 +13,15 @@
 #                multi-rank driver; needs search
 #   app          Jackdaw::app (the common app kit: CLI, logging, JSON reports) and Jackdaw::jackdaw
 #                (everything); needs distributed and trace
+#   solve        Jackdaw::solve: what jackdaw/jackdaw.hpp needs (distributed, or search where
+#                Jackdaw was built with JACKDAW_WITH_MPI=OFF: then only search, trace and solve)
 # The dependencies each one brings are in cmake/JackdawConfig.cmake.in.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-add_library(jackdaw INTERFACE)
-add_library(Jackdaw::jackdaw ALIAS jackdaw)
-target_link_libraries(jackdaw INTERFACE jackdaw_app jackdaw_distributed jackdaw_search jackdaw_comm jackdaw_core)
-
 # Installed under the same names as in the tree: Jackdaw::search, Jackdaw::distributed, …
 # (comm_core: comm's MPI-free half, policies and their registry; trace: the --trace file format.)
-foreach(_t core search comm comm_core distributed app trace)
+foreach(_t core search trace)
   set_target_properties(jackdaw_${_t} PROPERTIES EXPORT_NAME ${_t})
 endforeach()
 
@@ -39,9 +37,22 @@ function(jackdaw_install_component export)
 endfunction()
 jackdaw_install_component(JackdawSearchTargets jackdaw_core jackdaw_search)
 jackdaw_install_component(JackdawTraceTargets jackdaw_trace)
-jackdaw_install_component(JackdawDistributedTargets jackdaw_comm_core jackdaw_comm jackdaw_distributed)
-jackdaw_install_component(JackdawAppTargets jackdaw_app jackdaw)
-foreach(_inc core/include skeletons/include comm/include distributed/include apps/common/include trace/include)
+set(_includes core/include skeletons/include trace/include)
+if(JACKDAW_WITH_MPI)
+  add_library(jackdaw INTERFACE)
+  add_library(Jackdaw::jackdaw ALIAS jackdaw)
+  target_link_libraries(jackdaw INTERFACE jackdaw_app jackdaw_distributed jackdaw_search jackdaw_comm jackdaw_core)
+  foreach(_t comm comm_core distributed app)
+    set_target_properties(jackdaw_${_t} PROPERTIES EXPORT_NAME ${_t})
+  endforeach()
+  jackdaw_install_component(JackdawDistributedTargets jackdaw_comm_core jackdaw_comm jackdaw_distributed)
+  jackdaw_install_component(JackdawAppTargets jackdaw_app jackdaw)
+  list(APPEND _includes comm/include distributed/include apps/common/include)
+else()
+  # jackdaw/jackdaw.hpp of a package without MPI: jackdaw::solve and jackdaw::Job on one process.
+  list(APPEND _includes skeletons/local)
+endif()
+foreach(_inc ${_includes})
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${_inc}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 endforeach()
 

@@ -34,7 +34,7 @@ struct SplitMix64 {
 }  // namespace
 
 int main(int argc, char** argv) {
-  jackdaw::comm::Runtime mpi(argc, argv);  // joins the MPI job (a plain run is a job of one rank)
+  jackdaw::Job job(argc, argv);  // joins the MPI job (a plain run, or a package without MPI: one rank)
   int vertices = 40, density = 30, colours = 5;
   std::uint64_t seed = 1;
   jackdaw::SolveOptions o;
@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
   try {
     using Model = graph_colouring::Model;
     const auto r = jackdaw::solve<Model, jackdaw::Decision>(space, graph_colouring::Node{}, params, o);
-    if (mpi.rank() != 0) return 0;
+    if (job.rank() != 0) return 0;
     std::cout << "graph: " << vertices << " vertices, " << edges << " edges; colours: " << colours << "\n";
     // found(): a node reached the goal. Without it, a complete search proves there is none.
     std::cout << "colourable: " << (r.found() ? "yes" : "no") << "\n";
@@ -104,7 +104,7 @@ int main(int argc, char** argv) {
     return r.complete() ? 0 : 3;
   } catch (const std::exception& e) {
     // Every rank throws (a bad skeleton for this layout, or the model threw somewhere); rank 0 says why.
-    if (mpi.rank() == 0) std::cerr << "graph_colouring: " << e.what() << "\n";
+    if (job.rank() == 0) std::cerr << "graph_colouring: " << e.what() << "\n";
     return 1;
   }
 }

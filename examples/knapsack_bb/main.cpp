@@ -39,7 +39,7 @@ struct SplitMix64 {
 }  // namespace
 
 int main(int argc, char** argv) {
-  jackdaw::comm::Runtime mpi(argc, argv);  // joins the MPI job (a plain run is a job of one rank)
+  jackdaw::Job job(argc, argv);  // joins the MPI job (a plain run, or a package without MPI: one rank)
   int items = 40;
   std::uint64_t seed = 1;
   bool correlated = false;
@@ -86,7 +86,7 @@ int main(int argc, char** argv) {
     using Model = knapsack_bb::Model;
     const jackdaw::SearchParams<long long> params;
     const auto r = jackdaw::solve<Model, jackdaw::Optimisation>(space, knapsack_bb::Node{}, params, o);
-    if (mpi.rank() != 0) return 0;
+    if (job.rank() != 0) return 0;
     // The root (nothing packed, profit 0) is a packing too, so a complete search always has a best node.
     if (!r.best) {
       std::cerr << "knapsack_bb: the search ended without a packing\n";
@@ -115,7 +115,7 @@ int main(int argc, char** argv) {
     return 0;
   } catch (const std::exception& e) {
     // Every rank throws (a bad skeleton for this layout, or the model threw somewhere); rank 0 says why.
-    if (mpi.rank() == 0) std::cerr << "knapsack_bb: " << e.what() << "\n";
+    if (job.rank() == 0) std::cerr << "knapsack_bb: " << e.what() << "\n";
     return 1;
   }
 }

@@ -53,7 +53,7 @@ vertex_cover::Space readDimacs(const std::string& path, bool complement) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  jackdaw::comm::Runtime mpi(argc, argv);
+  jackdaw::Job job(argc, argv);  // joins the MPI job (a plain run, or a package without MPI: one rank)
   std::string path;
   bool complement = false;
   jackdaw::SolveOptions o;
@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
     jackdaw::SearchParams<int> params;
     params.initialBound = space.n;
     const auto r = jackdaw::solve<vertex_cover::Model, jackdaw::Optimisation>(space, vertex_cover::Node{}, params, o);
-    if (mpi.rank() != 0) return 0;
+    if (job.rank() != 0) return 0;
     if (!r.best) throw std::runtime_error("no cover smaller than " + std::to_string(space.n) + " was found");
     std::cout << "vertices: " << space.n << "\nminimum cover: " << *r.objective << "\ncover:";
     for (int v = 0; v < space.n; ++v)
@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
       throw std::runtime_error("the cover does not check out");
     return 0;
   } catch (const std::exception& e) {
-    if (mpi.rank() == 0) std::cerr << "vertex_cover: " << e.what() << "\n";
+    if (job.rank() == 0) std::cerr << "vertex_cover: " << e.what() << "\n";
     return 1;
   }
 }

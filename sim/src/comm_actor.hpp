@@ -96,7 +96,34 @@ class CommActor final : public comm::StealPort {
     }
     return any;
   }
-  bool exchangeBounds() { return exchangeBound(); }
+  // A better bound found on this rank goes to every rank's board (one accumulate each) at this
+  // turn; a bound that has reached this rank's board is taken at this turn (incumbent replay).
+  bool exchangeBounds() {
+    if (job_.trees.size() < 2) return false;
+    const double t = nowS();
+    int arrived = boardTree_;
+    std::erase_if(r_.boundArrivals, [&](const std::pair<double, int>& a) {
+      if (a.first > t) return false;
+      arrived = std::min(arrived, a.second);
+      return true;
+    });
+    // As the runtime's propagate(): a bound that arrived or went out makes the turn active.
+    bool moved = arrived < boardTree_;
+    boardTree_ = arrived;
+    r_.tree = std::min(r_.tree, boardTree_);
+    if (r_.ownTree < publishedTree_ && r_.ownTree < boardTree_) {
+      moved = true;
+      publishedTree_ = r_.ownTree;
+      for (auto& q : job_.ranks) {
+        if (q.get() == &r_) continue;
+        q->boundArrivals.push_back({t + job_.oneWayS(r_, *q, 8), publishedTree_});
+        ++r_.boardMessages;
+        r_.boardBytes += 8;
+      }
+      ++boundPublishes_;
+    }
+    return moved;
+  }
   bool finished() { return job_.done; }
   bool boardPushes() { return job_.pushes(); }
   // The simulated board carries it: every window a network delay later under scheme all, 4·(P−1)
@@ -159,34 +186,6 @@ class CommActor final : public comm::StealPort {
     lock.lock();
   }
 
-  // A better bound found on this rank goes to every rank's board (one accumulate each) at this
-  // turn; a bound that has reached this rank's board is taken at this turn (incumbent replay).
-  bool exchangeBound() {
-    if (job_.trees.size() < 2) return false;
-    const double t = nowS();
-    int arrived = boardTree_;
-    std::erase_if(r_.boundArrivals, [&](const std::pair<double, int>& a) {
-      if (a.first > t) return false;
-      arrived = std::min(arrived, a.second);
-      return true;
-    });
-    // As the runtime's propagate(): a bound that arrived or went out makes the turn active.
-    bool moved = arrived < boardTree_;
-    boardTree_ = arrived;
-    r_.tree = std::min(r_.tree, boardTree_);
-    if (r_.ownTree < publishedTree_ && r_.ownTree < boardTree_) {
-      moved = true;
-      publishedTree_ = r_.ownTree;
-      for (auto& q : job_.ranks) {
-        if (q.get() == &r_) continue;
-        q->boundArrivals.push_back({t + job_.oneWayS(r_, *q, 8), publishedTree_});
-        ++r_.boardMessages;
-        r_.boardBytes += 8;
-      }
-      ++boundPublishes_;
-    }
-    return moved;
-  }
 
  public:
   void finish() { protocol_->finish(); }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the built tree into a scratch prefix and builds the three examples against it, as an
+# Installs the built tree into a scratch prefix and builds the five examples against it, as an
 # outside project would, then checks their answers:
 #   examples/self_avoiding_walks  the app frame; counts against OEIS A001411
 #   examples/knapsack_bb          jackdaw::solve, optimisation; optimum against a dynamic programme
@@ -7,16 +7,19 @@
 #                                 (inclusion-exclusion), and every colouring found is checked
 #   examples/vertex_cover         jackdaw::solve, minimisation; the minimum cover of the complement
 #                                 of DIMACS graphs is n - omega (omega: instances/dimacs/ANSWERS.tsv)
-#   examples/chromatic_number     the app frame, minimisation and its decision (--decide K): chi of the
+#   examples/chromatic_number     the app frame (both ask for the app component), minimisation and its decision (--decide K): chi of the
 #                                 DIMACS colouring graphs (instances/colouring/ANSWERS.tsv) and of
 #                                 random graphs (inclusion-exclusion), K = chi - 1 (no) and chi (yes),
 #                                 every colouring checked; with no flags (--skeleton auto), seq, and
 #                                 `mpirun -n 2` with no flags; an interrupted run resumed (--checkpoint)
-# (reference.py computes those answers without searching). The solve examples run on one process
-# under two skeletons and on two MPI ranks. The package by components:
+# (reference.py computes those answers without searching). The solve examples (solve_checks.sh) run
+# on one process under two skeletons and on two MPI ranks; they ask for the solve component and are
+# configured with OpenSSL and zlib hidden. The package by components:
 #   tests/install/search_only     find_package(Jackdaw COMPONENTS search) with MPI, OpenSSL, cereal,
 #                                 spdlog, CLI11, nlohmann_json and ZLIB hidden from CMake; counts
 #                                 n-queens solutions with three skeletons (OEIS A000170)
+#   tests/install/trace_only      find_package(Jackdaw COMPONENTS trace) with MPI, OpenSSL, cereal,
+#                                 spdlog and CLI11 hidden; writes a trace, reads it back, refuses it cut
 #   tests/install/components      which components load for which request: the ones needed come
 #                                 along, an optional one whose dependency is missing is left out,
 #                                 a required one whose dependency is missing or an unknown one fails
@@ -29,13 +32,26 @@
 set -euo pipefail
 build_dir="$1"; src_dir="$2"; work="$3"; mpiexec="${4:-mpirun}"
 reference="$src_dir/tests/install/reference.py"
+# shellcheck source=solve_checks.sh
+source "$src_dir/tests/install/solve_checks.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 rm -rf "$work" && mkdir -p "$work"
 cmake --install "$build_dir" --prefix "$work/prefix" >/dev/null
 
+# The app frame's examples ask for the app component; the solve examples for solve (the distributed
+# component here), configured with the app's and trace's own dependencies hidden: not even looked for.
 examples=(self_avoiding_walks knapsack_bb graph_colouring vertex_cover chromatic_number)
-for ex in "${examples[@]}"; do
+for ex in self_avoiding_walks chromatic_number; do
   cmake -S "$src_dir/examples/$ex" -B "$work/$ex" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
+done
+for ex in knapsack_bb graph_colouring vertex_cover; do
+  cmake -S "$src_dir/examples/$ex" -B "$work/$ex" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" \
+    -DCMAKE_DISABLE_FIND_PACKAGE_OpenSSL=ON -DCMAKE_DISABLE_FIND_PACKAGE_ZLIB=ON >"$work/$ex.configure.log" 2>&1 ||
+    { echo "$ex with OpenSSL and ZLIB hidden: configure failed"; cat "$work/$ex.configure.log"; exit 1; }
+  for p in OpenSSL ZLIB; do
+    grep -qx "  *CMAKE_DISABLE_FIND_PACKAGE_$p" "$work/$ex.configure.log" ||
+      { echo "find_package(Jackdaw COMPONENTS solve) looked for $p"; cat "$work/$ex.configure.log"; exit 1; }
+  done
 done
 # The checked-build probe, once with JACKDAW_CHECK_MODELS=ON and once as a plain Release build.
 cmake -S "$src_dir/tests/install/checked_build" -B "$work/checked" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" \
@@ -56,6 +72,10 @@ for p in MPI OpenSSL cereal spdlog CLI11 nlohmann_json ZLIB; do
   grep -qx "  *CMAKE_DISABLE_FIND_PACKAGE_$p" "$work/search_only.configure.log" ||
     { echo "find_package(Jackdaw COMPONENTS search) looked for $p"; cat "$work/search_only.configure.log"; exit 1; }
 done
+# The trace format alone: MPI, OpenSSL, cereal, spdlog and CLI11 hidden (nlohmann_json, ZLIB are its own).
+cmake -S "$src_dir/tests/install/trace_only" -B "$work/trace_only" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" \
+  "${hide[@]:0:5}" >"$work/trace_only.configure.log" 2>&1 ||
+  { echo "trace component without MPI & co: configure failed"; cat "$work/trace_only.configure.log"; exit 1; }
 
 # components NAME EXPECT FIND_ARGS [CMAKE_ARGS...]: configures tests/install/components with
 # find_package(Jackdaw FIND_ARGS). EXPECT "loaded: C...": the configure succeeds with exactly the
@@ -72,7 +92,7 @@ components() {
   esac || { echo "find_package(Jackdaw $args) $*: expected $expect (configure exit $rc)"; cat "$log"; exit 1; }
   echo "ok: find_package(Jackdaw ${args//;/ })${*:+, $# hidden}: $expect"
 }
-components all "loaded: search trace distributed app" "REQUIRED"
+components all "loaded: search trace distributed app solve" "REQUIRED"
 components app "loaded: search trace distributed app" "REQUIRED;COMPONENTS;app"
 components search "loaded: search" "REQUIRED;COMPONENTS;search" "${hide[@]}"
 components trace "loaded: trace" "REQUIRED;COMPONENTS;trace" "${hide[@]:0:5}"  # nlohmann_json, ZLIB left
@@ -80,13 +100,15 @@ components trace "loaded: trace" "REQUIRED;COMPONENTS;trace" "${hide[@]:0:5}"  #
 # app's and trace's own (OpenSSL, ZLIB) hidden.
 components distributed "loaded: search distributed" "REQUIRED;COMPONENTS;distributed" \
   -DCMAKE_DISABLE_FIND_PACKAGE_OpenSSL=ON -DCMAKE_DISABLE_FIND_PACKAGE_ZLIB=ON
+components solve "loaded: search distributed solve" "REQUIRED;COMPONENTS;solve" \
+  -DCMAKE_DISABLE_FIND_PACKAGE_OpenSSL=ON -DCMAKE_DISABLE_FIND_PACKAGE_ZLIB=ON
 components optional "loaded: search" "REQUIRED;COMPONENTS;search;OPTIONAL_COMPONENTS;distributed" "${hide[@]}"
 components no_mpi "fails: (module|dependency) MPI" "REQUIRED;COMPONENTS;distributed" -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON
 components unknown "fails: no component 'nosuch'" "REQUIRED;COMPONENTS;search;nosuch"
 components unknown_optional "loaded: search" "REQUIRED;COMPONENTS;search;OPTIONAL_COMPONENTS;nosuch"
 
 # One source file each: they compile side by side.
-builds=("${examples[@]}" checked unchecked search_only)
+builds=("${examples[@]}" checked unchecked search_only trace_only)
 pids=()
 for ex in "${builds[@]}"; do
   cmake --build "$work/$ex" >"$work/$ex.log" 2>&1 &
@@ -101,16 +123,6 @@ colouring="$work/graph_colouring/graph_colouring"
 cover="$work/vertex_cover/vertex_cover"
 chromatic="$work/chromatic_number/chromatic"
 
-# run OUT COMMAND...: runs it (never longer than 2 minutes) with its stdout in OUT; fails the test,
-# showing what it printed, if it exits non-zero.
-run() {
-  local out="$1"; shift
-  local rc=0
-  timeout 120 "$@" >"$out" 2>"$out.err" || rc=$?
-  if [ "$rc" -ne 0 ]; then
-    echo "exit $rc: $*"; cat "$out" "$out.err"; exit 1
-  fi
-}
 
 # Checked build: compositions of 10 into parts 1..3 are 274 (OEIS A000073, a(12)). Checked, the
 # honest model gives 274 and the over-counting one stops with ModelError (exit 1); unchecked, the
@@ -142,6 +154,9 @@ for nq in "8 92" "10 724"; do
   echo "ok: search_only $n (Jackdaw::search, no MPI found): $count queens solutions from seq, depth_bounded, budget"
 done
 
+run "$work/trace_only.out" "$work/trace_only/trace_only" "$work/trace_only.jdtrace"
+echo "ok: trace_only (Jackdaw::trace, no MPI found): $(cat "$work/trace_only.out")"
+
 # A001411: self-avoiding walks of n steps on the square lattice.
 expect=(1 4 12 36 100 284 780 2172 5916 16268 44100 120292 324932)
 # check_saw RANKS ARGS...: saw -n 12 on one process or under mpirun on RANKS ranks.
@@ -160,52 +175,7 @@ check_saw 1 --skeleton depth_bounded -d 3 --threads 2
 check_saw 1 --skeleton budget -b 1000 --threads 2
 check_saw 2 --skeleton budget -b 1000 --threads 1
 
-# solve_runs NAME EXE ARGS...: the instance on one process with depth_bounded and with budget, and on
-# two ranks (small budgets, so work is split and stolen often); `outputs` lists what they printed.
-solve_runs() {
-  local name="$1" exe="$2"; shift 2
-  outputs=("$name.depth_bounded" "$name.budget" "$name.ranks2")
-  run "${outputs[0]}" "$exe" "$@" --skeleton depth_bounded -d 2 --threads 2
-  run "${outputs[1]}" "$exe" "$@" --skeleton budget -b 10 --threads 2
-  run "${outputs[2]}" "$mpiexec" --oversubscribe --allow-run-as-root -n 2 "$exe" "$@" --skeleton budget -b 10 --threads 2
-}
-how="depth_bounded, budget (one process, 2 threads) and budget on 2 ranks"
-
-# Knapsack: two drawn and two strongly correlated instances.
-for instance in "40 1 drawn" "60 3 drawn" "50 3 correlated" "60 1 correlated"; do
-  read -r items seed profits <<<"$instance"
-  flags=(--items "$items" --seed "$seed")
-  [ "$profits" = correlated ] && flags+=(--correlated)
-  name="$work/knapsack.$items.$seed.$profits"
-  solve_runs "$name" "$knapsack" "${flags[@]}"
-  answer=$(python3 "$reference" knapsack "$items" "$seed" "$profits" "${outputs[@]}") || { echo "$answer"; exit 1; }
-  echo "ok: knapsack_bb ${flags[*]}: $answer, on $how"
-done
-
-# Colouring: each graph with one colour fewer than its chromatic number (no) and with it (yes).
-for graph in "20 30 2" "20 70 6"; do
-  read -r vertices density seed <<<"$graph"
-  chi=$(python3 "$reference" chromatic "$vertices" "$density" "$seed")
-  for k in $((chi - 1)) "$chi"; do
-    flags=(--vertices "$vertices" --density "$density" --seed "$seed" --colours "$k")
-    name="$work/colouring.$vertices.$density.$seed.$k"
-    solve_runs "$name" "$colouring" "${flags[@]}"
-    answer=$(python3 "$reference" colouring "$vertices" "$density" "$seed" "$k" "${outputs[@]}") || { echo "$answer"; exit 1; }
-    echo "ok: graph_colouring ${flags[*]}: $answer, on $how"
-  done
-done
-
-# Vertex cover (minimisation): the complement of a graph has a minimum cover of n - omega, omega
-# the graph's published clique number (instances/dimacs/ANSWERS.tsv).
-for graph in MANN_a9 hamming6-4; do
-  read -r n omega < <(awk -v g="$graph" '$1 == g { print $2, $4 }' "$src_dir/instances/dimacs/ANSWERS.tsv")
-  name="$work/cover.$graph"
-  solve_runs "$name" "$cover" --graph "$src_dir/instances/dimacs/$graph.clq" --complement
-  for out in "${outputs[@]}"; do
-    grep -qx "minimum cover: $((n - omega))" "$out" || { echo "vertex_cover $graph: expected $((n - omega)) ($out)"; cat "$out"; exit 1; }
-  done
-  echo "ok: vertex_cover --complement $graph: $((n - omega)) = $n - omega, on $how"
-done
+check_solve_examples
 
 # The chromatic number (app frame): each graph with no flags (--skeleton auto: a parallel skeleton on
 # this machine's workers), with --skeleton seq, and on 2 ranks with no flags at all.

@@ -7,7 +7,7 @@ the sampled board (NS genus 0..18, OEIS A007323, from instances/ns/genus_counts.
 
   check_listed_policies.py NS MPIEXEC REPO_ROOT [PROGRAM...]
     NS: the ns app (runs the policies); PROGRAM...: more programs whose listing must equal NS's
-    (jackdaw-sim).
+    (list_policies, jackdaw-sim).
 """
 import json
 import os

@@ -18,6 +18,7 @@
 // An enumeration with a depth limit counts the last level (accumulateChildren) or the last two
 // (accumulateGrandchildren with the generator's countChildrenOfNext; model.hpp) without building
 // those nodes. The counts, the node total and the backtracks are what building them would give.
+// Those steps, and building a generator, are dfs_steps.hpp's, shared with RecursiveSearch.
 #pragma once
 
 #include <concepts>
@@ -25,6 +26,7 @@
 #include <optional>
 #include <utility>
 
+#include "jackdaw/core/dfs_steps.hpp"
 #include "jackdaw/core/generator_check.hpp"
 #include "jackdaw/core/node_rules.hpp"
 #include "jackdaw/core/stable_stack.hpp"
@@ -32,9 +34,6 @@
 namespace jackdaw {
 
 struct NoHooks {};
-
-template <class G, class Node>
-concept GeneratesInPlace = requires(G& g, Node& out) { g.nextInto(out); };
 
 // One open node of the search: the node, its generator once expanded, the children left.
 template <SearchModel M, SearchKind K>
@@ -115,6 +114,7 @@ class DepthFirst {
 
  private:
   using Frame = DfsFrame<M, K>;
+  using Steps = DfsSteps<M, K>;
 
   // A visited, expandable node sits in frame f: expand it here (true: f stays on the stack), or
   // spawn its children as tasks / count them in bulk at the depth limit (false: f is done).
@@ -139,84 +139,31 @@ class DepthFirst {
     }
     if constexpr (NodeRules<M, K>::countsTwoLevels) {
       if (rules_.countsTwoLevelsInBulk(f.depth) && !spawnsChildrenOf(f.depth + 1)) {
-        countTwoLevels(f);
+        Steps::countTwoLevels(rules_, f.node, f.depth);
+        if constexpr (requires { hooks_.afterBacktrack(*this); }) hooks_.afterBacktrack(*this);
         return false;
       }
     }
-    if constexpr (CountsChildrenInBulk<typename T::Enum, Node>) {
-      if (rules_.countsLeavesInBulk(f.depth)) {
-        Generator gen = generator(f.node);
-        const auto k = static_cast<std::size_t>(gen.numChildren);
-        if constexpr (kCheckModels) {  // the count is used without building the children: build them here
-          for (std::size_t i = 0; i < k; ++i) {
-            Check::beforeNext(gen, k, i);
-            (void)gen.next();
-          }
-          Check::atEnd(gen, k);
-        }
-        rules_.acc.accumulateChildren(f.node, k);
-        countedInBulk(k, k > 0 ? f.depth + 1 : f.depth);
-        return false;
-      }
+    if (Steps::countsLeaves(rules_, f.depth)) {
+      Steps::countLeaves(rules_, f.node, f.depth);
+      return false;
     }
-    if constexpr (seesIncumbent) f.gen.emplace(rules_.space(), f.node, rules_.view());
+    if constexpr (Steps::seesIncumbent) f.gen.emplace(rules_.space(), f.node, rules_.view());
     else f.gen.emplace(rules_.space(), f.node);
     f.remaining = static_cast<std::size_t>(f.gen->numChildren);
     f.declared = f.remaining;
     return true;
   }
 
-  // The generator of n, given the incumbent if it takes it (model.hpp, SeesIncumbent). Returned
-  // as a prvalue: built in place, never moved.
-  static constexpr bool seesIncumbent = SeesIncumbent<Generator, typename T::Space, Node, typename T::Obj>;
-  Generator generator(const Node& n) {
-    if constexpr (seesIncumbent) return Generator(rules_.space(), n, rules_.view());
-    else return Generator(rules_.space(), n);
-  }
-
-  // Nodes counted without a visit each: the node total, and the deepest of them.
-  void countedInBulk(std::size_t nodes, int deepest) {
-    rules_.stats.addNodes(nodes);
-    if (static_cast<std::uint64_t>(deepest) > rules_.stats.maxDepth) rules_.stats.maxDepth = static_cast<std::uint64_t>(deepest);
-  }
+  Generator generator(const Node& n) { return Steps::generator(rules_, n); }
 
   bool spawnsChildrenOf(int depth) {
     if constexpr (requires { hooks_.spawnsChildrenOf(depth); }) return hooks_.spawnsChildrenOf(depth);
     else return false;
   }
 
-  // f's children and grandchildren, two levels above the depth limit, counted without building
-  // either (a node that the children would only have counted in bulk). What follows is exactly
-  // what expanding f would have done: the same counts, the same nodes, and f's frame ends with one
-  // backtrack (budget's splits, and so its tasks, are unchanged). Checked builds also build every
-  // child and compare its generator's count with the one the model gave.
-  void countTwoLevels(Frame& f) {
-    Generator gen = generator(f.node);
-    const auto k = static_cast<std::size_t>(gen.numChildren);
-    std::size_t grandchildren = 0;
-    if constexpr (kCheckModels) {
-      Generator built = generator(f.node);
-      for (std::size_t i = 0; i < k; ++i) {
-        Check::beforeNext(gen, k, i);
-        Check::beforeNext(built, k, i);
-        const auto counted = static_cast<std::size_t>(gen.countChildrenOfNext());
-        const Node c = built.next();
-        Check::childCount(counted, static_cast<std::size_t>(generator(c).numChildren), i);
-        grandchildren += counted;
-      }
-      Check::atEnd(gen, k);
-    } else {
-      for (std::size_t i = 0; i < k; ++i) grandchildren += static_cast<std::size_t>(gen.countChildrenOfNext());
-    }
-    rules_.acc.accumulateChildren(f.node, k);
-    rules_.acc.accumulateGrandchildren(f.node, grandchildren);
-    countedInBulk(k + grandchildren, f.depth + (grandchildren > 0 ? 2 : k > 0 ? 1 : 0));
-    ++rules_.stats.backtracks;
-    if constexpr (requires { hooks_.afterBacktrack(*this); }) hooks_.afterBacktrack(*this);
-  }
-
   // The generator contract, in checked builds (generator_check.hpp); nothing otherwise.
-  using Check = GeneratorCheck<M>;
+  using Check = typename Steps::Check;
   static constexpr std::size_t kCut = static_cast<std::size_t>(-1);
   static void checkNext(const Frame& f) {
     if constexpr (kCheckModels) Check::beforeNext(*f.gen, f.declared, f.declared - f.remaining);
@@ -230,11 +177,7 @@ class DepthFirst {
     if constexpr (kCheckModels) f.declared = kCut;
   }
 
-  // Produce the next child of `parent` into `out` (in place when the generator can).
-  static void produce(Frame& parent, Node& out) {
-    if constexpr (GeneratesInPlace<Generator, Node>) parent.gen->nextInto(out);
-    else out = parent.gen->next();
-  }
+  static void produce(Frame& parent, Node& out) { Steps::produce(*parent.gen, out); }
 
   void loop() {
     StopFlag& stop = rules_.stop();
@@ -289,15 +232,13 @@ class DepthFirst {
   // A stop after visiting `visited` (at depth d): work is cut short if it has children or any
   // frame still has unexplored siblings. (Only on the stop path: asking the generator costs
   // nothing per node.) With rules.unexplored set, that work is kept, shallowest first.
-  bool hasChildren(const Node& n) { return generator(n).numChildren > 0; }
   void abandon(const Node& visited, int d) {
-    const bool expand = rules_.expandable(d);
     if (rules_.unexplored) {
       keepOpenFrames();
-      if (expand) keepChildren(visited, d);
+      if (rules_.expandable(d)) keepChildren(visited, d);
       return;
     }
-    bool lost = expand && hasChildren(visited);
+    bool lost = Steps::hasChildren(rules_, visited, d);
     for (std::size_t i = 0; i < stack_.size() && !lost; ++i) lost = stack_[i].remaining > 0;
     if (lost) rules_.truncated = true;
   }

@@ -1,4 +1,5 @@
-// Sequential skeleton: plain depth-first search on the calling thread, no runtime.
+// Sequential skeleton: plain depth-first search on the calling thread, no runtime (by recursion,
+// core/recursive_search.hpp, or DepthFirst for a model with its own hot() loop).
 //
 //   auto r = jackdaw::seq::search<MyModel, jackdaw::Optimisation>(space, root, params);
 //   r.objective, r.best, r.stats ...
@@ -11,6 +12,7 @@
 #include <stdexcept>
 
 #include "jackdaw/core/depth_first.hpp"
+#include "jackdaw/core/recursive_search.hpp"
 #include "jackdaw/core/enumerators.hpp"
 #include "jackdaw/core/live_nodes.hpp"
 #include "jackdaw/core/result.hpp"
@@ -34,10 +36,20 @@ SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
   if constexpr (usesIncumbent<K>)
     if (live) best = LiveNodes::reader(incumbent, isDecision<K>);
   LiveNodes::Registration counted(live, {&rules.stats}, std::move(best));
-  NoHooks hooks;
   DfsStack<M, K> frames;
-  DepthFirst<M, K> dfs(rules, hooks, frames);
-  runHot<M>([&] { dfs.run(std::move(root), 0); });
+  // The recursive engine, unless the model compiles its loop per instruction set (hot(), e.g. NS):
+  // recursion cannot be inlined into that one specialised function, DepthFirst's loop can.
+  const auto depthFirst = [&] {
+    NoHooks hooks;
+    DepthFirst<M, K> dfs(rules, hooks, frames);
+    dfs.run(std::move(root), 0);
+  };
+  if constexpr (requires { M::hot(depthFirst); }) {
+    runHot<M>(depthFirst);
+  } else {
+    RecursiveSearch<M, K> dfs(rules, frames);
+    dfs.run(std::move(root), 0);
+  }
 
   SearchResult<M, K> r;
   r.enumerator = std::move(rules.acc);

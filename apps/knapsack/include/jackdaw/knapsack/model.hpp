@@ -60,6 +60,8 @@ class Space {
       exact = exact && inst.items[i].weight == std::floor(inst.items[i].weight);
     }
     exact = exact && integral;
+    lightestFrom.assign(weight.size() + 1, HUGE_VAL);
+    for (int j = static_cast<int>(weight.size()) - 1; j >= 0; --j) lightestFrom[j] = std::min(weight[j], lightestFrom[j + 1]);
     if (exact) {
       for (int j = 0; j < static_cast<int>(profit.size()); ++j) {
         profitWhole.push_back(static_cast<std::uint64_t>(profit[j]));
@@ -94,6 +96,9 @@ class Space {
   bool integral;  // every profit a whole number
   bool exact;     // profits, weights and capacity all whole numbers (each below 2^53)
   std::vector<std::uint64_t> profitWhole, weightWhole;  // when exact: the same numbers as integers
+  // lightestFrom[j]: the least weight of the items at sorted positions j and after, and HUGE_VAL
+  // past the last: where it exceeds the room, no later item fits.
+  std::vector<double> lightestFrom;
 };
 
 struct Model {
@@ -137,8 +142,8 @@ struct Model {
 
   struct Generator {
     Generator(const Space& s, const Node& p) : space(s), parent(p), room(s.capacity - p.weight), j(p.next) {
-      const int size = static_cast<int>(s.weight.size());
-      for (int k = p.next; k < size; ++k) numChildren += (s.weight[k] <= room);
+      // Past the point where no later item is light enough, nothing more fits (lightestFrom).
+      for (int k = p.next; s.lightestFrom[k] <= room; ++k) numChildren += (s.weight[k] <= room);
     }
     const Space& space;
     const Node& parent;
@@ -148,7 +153,7 @@ struct Model {
 
     // Checked builds compare numChildren with this (core/generator_check.hpp); the search never calls it.
     bool hasNext() const {
-      for (int k = j; k < static_cast<int>(space.weight.size()); ++k)
+      for (int k = j; space.lightestFrom[k] <= room; ++k)
         if (space.weight[k] <= room) return true;
       return false;
     }

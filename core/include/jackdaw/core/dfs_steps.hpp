@@ -1,0 +1,108 @@
+// The steps of a depth-first search that both engines take the same way: DepthFirst (an explicit
+// stack of frames, which skeletons steer through hooks and split work from) and RecursiveSearch
+// (the seq skeleton's, on the call stack). Building a node's generator, and the enumeration's
+// counts in bulk at the depth limit: the last level (countLeaves) or the last two (countTwoLevels),
+// without building those nodes, giving the counts, node total and backtracks building them would.
+#pragma once
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+
+#include "jackdaw/core/generator_check.hpp"
+#include "jackdaw/core/node_rules.hpp"
+
+namespace jackdaw {
+
+template <class G, class Node>
+concept GeneratesInPlace = requires(G& g, Node& out) { g.nextInto(out); };
+
+template <SearchModel M, SearchKind K>
+struct DfsSteps {
+  using T = SearchTypes<M, K>;
+  using Node = typename T::Node;
+  using Generator = typename T::Generator;
+  using Check = GeneratorCheck<M>;  // the generator contract in checked builds; nothing otherwise
+  static constexpr bool pruneLevel = ModelTraits<M>::pruneLevel;
+  static constexpr bool seesIncumbent = SeesIncumbent<Generator, typename T::Space, Node, typename T::Obj>;
+
+  // The generator of n, given the incumbent if it takes it (model.hpp, SeesIncumbent). Returned
+  // as a prvalue: built in place, never moved.
+  static Generator generator(NodeRules<M, K>& rules, const Node& n) {
+    if constexpr (seesIncumbent) return Generator(rules.space(), n, rules.view());
+    else return Generator(rules.space(), n);
+  }
+
+  // Produce the next child into `out` (in place when the generator can).
+  static void produce(Generator& gen, Node& out) {
+    if constexpr (GeneratesInPlace<Generator, Node>) gen.nextInto(out);
+    else out = gen.next();
+  }
+
+  // Nodes counted without a visit each: the node total, and the deepest of them.
+  static void countedInBulk(NodeRules<M, K>& rules, std::size_t nodes, int deepest) {
+    rules.stats.addNodes(nodes);
+    if (static_cast<std::uint64_t>(deepest) > rules.stats.maxDepth) rules.stats.maxDepth = static_cast<std::uint64_t>(deepest);
+  }
+
+  // Whether the children of n (visited, at depth d) are counted in bulk rather than built: the
+  // last level above the depth limit, for an enumerator that counts a node's children.
+  static bool countsLeaves(NodeRules<M, K>& rules, int d) {
+    if constexpr (CountsChildrenInBulk<typename T::Enum, Node>) return rules.countsLeavesInBulk(d);
+    else return false;
+  }
+  // n's children counted at once (no backtrack: n is not expanded).
+  static void countLeaves(NodeRules<M, K>& rules, const Node& n, int d) {
+    if constexpr (CountsChildrenInBulk<typename T::Enum, Node>) {
+      Generator gen = generator(rules, n);
+      const auto k = static_cast<std::size_t>(gen.numChildren);
+      if constexpr (kCheckModels) {  // the count is used without building the children: build them here
+        for (std::size_t i = 0; i < k; ++i) {
+          Check::beforeNext(gen, k, i);
+          (void)gen.next();
+        }
+        Check::atEnd(gen, k);
+      }
+      rules.acc.accumulateChildren(n, k);
+      countedInBulk(rules, k, k > 0 ? d + 1 : d);
+    }
+  }
+
+  // n's children and grandchildren, two levels above the depth limit, counted without building
+  // either (a node that the children would only have counted in bulk). What follows is exactly
+  // what expanding n would have done: the same counts, the same nodes, and one backtrack (budget's
+  // splits, and so its tasks, are unchanged; the caller runs its after-backtrack hook). Checked
+  // builds also build every child and compare its generator's count with the one the model gave.
+  static void countTwoLevels(NodeRules<M, K>& rules, const Node& n, int d) {
+    if constexpr (NodeRules<M, K>::countsTwoLevels) {
+      Generator gen = generator(rules, n);
+      const auto k = static_cast<std::size_t>(gen.numChildren);
+      std::size_t grandchildren = 0;
+      if constexpr (kCheckModels) {
+        Generator built = generator(rules, n);
+        for (std::size_t i = 0; i < k; ++i) {
+          Check::beforeNext(gen, k, i);
+          Check::beforeNext(built, k, i);
+          const auto counted = static_cast<std::size_t>(gen.countChildrenOfNext());
+          const Node c = built.next();
+          Check::childCount(counted, static_cast<std::size_t>(generator(rules, c).numChildren), i);
+          grandchildren += counted;
+        }
+        Check::atEnd(gen, k);
+      } else {
+        for (std::size_t i = 0; i < k; ++i) grandchildren += static_cast<std::size_t>(gen.countChildrenOfNext());
+      }
+      rules.acc.accumulateChildren(n, k);
+      rules.acc.accumulateGrandchildren(n, grandchildren);
+      countedInBulk(rules, k + grandchildren, d + (grandchildren > 0 ? 2 : k > 0 ? 1 : 0));
+      ++rules.stats.backtracks;
+    }
+  }
+
+  // On a stop, whether a node visited at depth d still had work below it.
+  static bool hasChildren(NodeRules<M, K>& rules, const Node& n, int d) {
+    return rules.expandable(d) && generator(rules, n).numChildren > 0;
+  }
+};
+
+}  // namespace jackdaw

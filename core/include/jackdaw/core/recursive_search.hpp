@@ -1,0 +1,129 @@
+// The seq skeleton's depth-first search written as recursion: a node and its generator live on
+// the call stack, as in a hand-written search, which costs less per node than DepthFirst's
+// explicit stack of frames (bench/results/generality.md). It searches the same tree and reports
+// the same as DepthFirst<M, K> without hooks: nodes, prunes, level prunes, backtracks, the depth
+// reached, the counts in bulk at the depth limit, the checked build's generator contract, and on a
+// stop whether work was cut short (rules.truncated). It takes no hooks and keeps no unexplored
+// work: the parallel skeletons, which need both, run DepthFirst.
+//
+// A subtree that starts deeper than about 1 MiB of frames below the root continues on
+// DepthFirst's explicit stack, so a deep tree cannot exhaust the thread's stack.
+#pragma once
+
+#include <algorithm>
+#include <concepts>
+#include <cstddef>
+#include <utility>
+
+#include "jackdaw/core/depth_first.hpp"
+#include "jackdaw/core/dfs_steps.hpp"
+#include "jackdaw/core/node_rules.hpp"
+
+namespace jackdaw {
+
+template <SearchModel M, SearchKind K>
+class RecursiveSearch {
+ public:
+  using T = SearchTypes<M, K>;
+  using Node = typename T::Node;
+  using Generator = typename T::Generator;
+
+  // deep: the explicit stack for subtrees below the recursion's depth (empty before and after).
+  RecursiveSearch(NodeRules<M, K>& rules, DfsStack<M, K>& deep) : rules_(rules), deep_(deep) {}
+  RecursiveSearch(const RecursiveSearch&) = delete;
+  RecursiveSearch& operator=(const RecursiveSearch&) = delete;
+
+  // Search the subtree rooted at `root` (bound test and visit of the root included).
+  void run(Node root, int depth) {
+    StopFlag& stop = rules_.stop();
+    if (stop.requested()) {
+      rules_.truncated = true;  // the whole subtree is left unexplored
+      return;
+    }
+    if (rules_.pruned(root)) return;
+    rules_.visit(root, depth);
+    if (!rules_.expandable(depth)) return;
+    if (stop.requested()) {
+      if (Steps::hasChildren(rules_, root, depth)) rules_.truncated = true;
+      return;
+    }
+    deepFrom_ = depth + kLevels;
+    (void)expand(root, depth);
+  }
+
+ private:
+  using Steps = DfsSteps<M, K>;
+  using Check = typename Steps::Check;
+  // Levels searched by recursion below the root: about 1 MiB of nodes and generators.
+  static constexpr int kLevels =
+      static_cast<int>(std::max<std::size_t>(64, (std::size_t{1} << 20) / (sizeof(Node) + sizeof(Generator) + 64)));
+
+  // The next child, built in its own variable (in place when the generator can).
+  static Node child(Generator& gen) {
+    if constexpr (GeneratesInPlace<Generator, Node> && std::default_initializable<Node>) {
+      Node c;
+      gen.nextInto(c);
+      return c;
+    } else {
+      return gen.next();
+    }
+  }
+
+  // Returns false for a stop, having marked the search truncated if this level had children left.
+  bool stopped(std::size_t remaining) {
+    if (remaining > 0) rules_.truncated = true;
+    return false;
+  }
+
+  // n, visited at depth d and expandable: its subtree searched, or its children counted in bulk at
+  // the depth limit. False: a stop ended the search; every caller returns at once.
+  bool expand(const Node& n, int d) {
+    if constexpr (NodeRules<M, K>::countsTwoLevels) {
+      if (rules_.countsTwoLevelsInBulk(d)) {
+        Steps::countTwoLevels(rules_, n, d);
+        return true;
+      }
+    }
+    if (Steps::countsLeaves(rules_, d)) {
+      Steps::countLeaves(rules_, n, d);
+      return true;
+    }
+    StopFlag& stop = rules_.stop();
+    Generator gen = Steps::generator(rules_, n);
+    const auto declared = static_cast<std::size_t>(gen.numChildren);
+    std::size_t remaining = declared;
+    [[maybe_unused]] bool cut = false;  // a level prune ended the children early (checked builds)
+    const int cd = d + 1;
+    while (remaining > 0) {
+      Check::beforeNext(gen, declared, declared - remaining);
+      --remaining;
+      Node c = child(gen);
+      if (rules_.pruned(c)) {
+        if constexpr (Steps::pruneLevel) remaining = 0, cut = true;
+        continue;
+      }
+      if (cd >= deepFrom_) [[unlikely]] {  // too deep for the call stack: DepthFirst visits and searches c
+        DepthFirst<M, K> dfs(rules_, noHooks_, deep_);
+        dfs.run(std::move(c), cd);
+        if (stop.requested()) return stopped(remaining);
+        continue;
+      }
+      rules_.visit(c, cd);
+      if (stop.requested()) {
+        if (Steps::hasChildren(rules_, c, cd)) rules_.truncated = true;
+        return stopped(remaining);
+      }
+      if (rules_.expandable(cd) && !expand(c, cd)) return stopped(remaining);
+    }
+    if (!cut) Check::atEnd(gen, declared);
+    ++rules_.stats.backtracks;
+    return true;
+  }
+
+  NodeRules<M, K>& rules_;
+  DfsStack<M, K>& deep_;
+  NoHooks noHooks_;
+  int deepFrom_ = 0;
+};
+
+}  // namespace jackdaw
