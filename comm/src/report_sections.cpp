@@ -24,8 +24,7 @@ nlohmann::json distributedSection(const std::string& policy, const std::vector<R
       idle += w.idleUs;
       workers.push_back(workerJson(w));
     }
-    const CommStats none;
-    const CommStats& s = r.comm ? *r.comm : none;
+    const CommStats& s = r.comm;
     const nlohmann::json c = toJson(s);
     nlohmann::json line = {{"rank", r.rank},
                            {"nodes", r.nodes},
@@ -47,7 +46,7 @@ nlohmann::json distributedSection(const std::string& policy, const std::vector<R
     nodes += r.nodes;
     busyAll += busy;
     idleAll += idle;
-    if (r.comm) comms.push_back(r.comm);
+    comms.push_back(&r.comm);
   }
   nlohmann::json totals = {{"nodes", nodes},
                            {"busy_us", busyAll},

@@ -34,7 +34,7 @@ nlohmann::json report(Running& run) {
     r.stats.commWallSeconds = seconds;
     line.rank = r.id;
     line.nodes = r.nodes;
-    line.comm = &r.stats;
+    line.comm = r.stats;
     line.policy = r.policy->stats();
     line.extra = {{"host", r.host->get_name()}, {"board_messages", r.boardMessages}, {"board_bytes", r.boardBytes}};
   }

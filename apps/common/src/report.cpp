@@ -122,7 +122,7 @@ nlohmann::json distributedJson(const distributed::Report& report) {
     comm::RankLine& line = ranks.emplace_back();
     line.rank = r.rank;
     line.nodes = r.stats.nodes;
-    line.comm = &r.comm;
+    line.comm = r.comm;
     line.policy = r.policy;
     for (const auto& w : r.workers)
       line.workers.push_back({static_cast<std::uint64_t>(w.worker), w.tasks, w.stats.nodes, w.largestTaskNodes, w.busyUs,

@@ -28,7 +28,7 @@ struct RankLine {
   int rank = 0;
   std::uint64_t nodes = 0;
   std::vector<WorkerLine> workers;
-  const CommStats* comm = nullptr;
+  CommStats comm;
   nlohmann::json policy = nlohmann::json::object();  // the policy's own counters (VictimPolicy::stats)
   nlohmann::json extra = nlohmann::json::object();
 };
