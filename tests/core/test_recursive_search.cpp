@@ -146,7 +146,7 @@ TEST(RecursiveSearch, StopsWhereDepthFirstStops) {
 }
 
 TEST(RecursiveSearch, DeepChainContinuesOnTheExplicitStack) {
-  // Far deeper than the recursion goes (about 1 MiB of frames): every node, no stack overflow.
+  // Far deeper than the recursion goes (about 256 KiB of frames): every node, no stack overflow.
   SearchParams<long long> p;
   const int length = 200000;
   const Outcome r = runEngine<Chain, Enumeration<CountNodes>, true>({length}, {}, p);

@@ -6,7 +6,7 @@
 // stop whether work was cut short (rules.truncated). It takes no hooks and keeps no unexplored
 // work: the parallel skeletons, which need both, run DepthFirst.
 //
-// A subtree that starts deeper than about 1 MiB of frames below the root continues on
+// A subtree that starts deeper than about 256 KiB of frames below the root continues on
 // DepthFirst's explicit stack, so a deep tree cannot exhaust the thread's stack.
 #pragma once
 
@@ -54,9 +54,11 @@ class RecursiveSearch {
  private:
   using Steps = DfsSteps<M, K>;
   using Check = typename Steps::Check;
-  // Levels searched by recursion below the root: about 1 MiB of nodes and generators.
+  // Levels searched by recursion below the root: about 256 KiB of frames, counting a node, its
+  // generator and 256 bytes of call overhead (generous for optimised code; an unoptimised,
+  // sanitized build uses more), so any thread's stack holds them.
   static constexpr int kLevels =
-      static_cast<int>(std::max<std::size_t>(64, (std::size_t{1} << 20) / (sizeof(Node) + sizeof(Generator) + 64)));
+      static_cast<int>(std::max<std::size_t>(64, (std::size_t{256} << 10) / (sizeof(Node) + sizeof(Generator) + 256)));
 
   // The next child, built in its own variable (in place when the generator can).
   static Node child(Generator& gen) {
