@@ -143,16 +143,7 @@ probe unchecked 10
 probe unchecked 10 overcount
 echo "ok: -DJACKDAW_CHECK_MODELS=ON out of tree stops the over-counting model; unchecked it printed: $(grep count "$work/probe.out")"
 
-# The search-only consumer: n-queens solutions, OEIS A000170 (n = 8: 92, n = 10: 724), the same
-# from seq, depth_bounded and budget.
-for nq in "8 92" "10 724"; do
-  read -r n count <<<"$nq"
-  run "$work/search_only.out" "$work/search_only/search_only" "$n"
-  for sk in seq depth_bounded budget; do
-    grep -qx "$sk: $count" "$work/search_only.out" || { echo "search_only $n: expected $sk: $count"; cat "$work/search_only.out"; exit 1; }
-  done
-  echo "ok: search_only $n (Jackdaw::search, no MPI found): $count queens solutions from seq, depth_bounded, budget"
-done
+check_search_only
 
 run "$work/trace_only.out" "$work/trace_only/trace_only" "$work/trace_only.jdtrace"
 echo "ok: trace_only (Jackdaw::trace, no MPI found): $(cat "$work/trace_only.out")"

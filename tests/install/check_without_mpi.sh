@@ -52,14 +52,7 @@ deps=$(ldd "$work/trace_only/trace_only")
   { echo "trace_only: expected zlib and no MPI among its dynamic dependencies"; echo "$deps"; exit 1; }
 echo "ok: 5 programs built against the package without MPI, none linked to an MPI library"
 
-for nq in "8 92" "10 724"; do
-  read -r n count <<<"$nq"
-  run "$work/search_only.out" "$work/search_only/search_only" "$n"
-  for sk in seq depth_bounded budget; do
-    grep -qx "$sk: $count" "$work/search_only.out" || { echo "search_only $n: expected $sk: $count"; cat "$work/search_only.out"; exit 1; }
-  done
-done
-echo "ok: search_only 8 and 10: 92 and 724 queens solutions from seq, depth_bounded, budget"
+check_search_only
 run "$work/trace_only.out" "$work/trace_only/trace_only" "$work/trace_only.jdtrace"
 echo "ok: trace_only: $(cat "$work/trace_only.out")"
 check_solve_examples

@@ -1,8 +1,8 @@
 # The checks of the examples that call jackdaw::solve (knapsack_bb, graph_colouring, vertex_cover)
-# against the answers tests/install/reference.py computes, shared by check_install.sh (a package
-# with MPI: one process and 2 ranks) and check_without_mpi.sh (a package without: one process).
-# Sourced; uses $work, $src_dir, $reference, $knapsack, $colouring, $cover and $mpiexec (empty: no
-# MPI runs).
+# against the answers tests/install/reference.py computes, and of the search-only consumer, shared
+# by check_install.sh (a package with MPI: one process and 2 ranks) and check_without_mpi.sh (a
+# package without: one process). Sourced; uses $work, $src_dir, $reference, $knapsack, $colouring,
+# $cover and $mpiexec (empty: no MPI runs).
 
 # run OUT COMMAND...: runs it (never longer than 2 minutes) with its stdout in OUT; fails the test,
 # showing what it printed, if it exits non-zero.
@@ -27,6 +27,19 @@ solve_runs() {
     outputs+=("$name.ranks2")
     run "${outputs[2]}" "$mpiexec" --oversubscribe --allow-run-as-root -n 2 "$exe" "$@" --skeleton budget -b 10 --threads 2
   fi
+}
+
+# check_search_only: tests/install/search_only built in $work/search_only counts the n-queens
+# solutions (OEIS A000170: n = 8 gives 92, n = 10 gives 724) the same from seq, depth_bounded, budget.
+check_search_only() {
+  for nq in "8 92" "10 724"; do
+    read -r n count <<<"$nq"
+    run "$work/search_only.out" "$work/search_only/search_only" "$n"
+    for sk in seq depth_bounded budget; do
+      grep -qx "$sk: $count" "$work/search_only.out" || { echo "search_only $n: expected $sk: $count"; cat "$work/search_only.out"; exit 1; }
+    done
+    echo "ok: search_only $n (Jackdaw::search, no MPI found): $count queens solutions from seq, depth_bounded, budget"
+  done
 }
 
 # check_solve_examples: every instance below under solve_runs, its answer checked.
