@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """A/B of two builds on distributed runs (e.g. before and after a comm-layer change), alternated.
 
-    bench/distributed/builds_ab.py BUILD_A BUILD_B [--reps 7] [--only TEXT] [--out FILE]
+    bench/distributed/builds_ab.py BUILD_A BUILD_B [--reps 7] [--set short|long] [--only TEXT] [--out FILE]
 
 Each repetition runs every configuration with A then B (the next repetition B then A), so drift in
 the machine's load hits both alike. Per configuration: the search time (`seconds` in --stats, rank
@@ -39,6 +39,17 @@ CONFIGS = [  # name, app, ranks, workers
     ("uts T1L budget, 1 rank x 2 workers", UTS, 1, 2),
     ("uts T1L budget, 2 ranks x 1 worker", UTS, 2, 1),
 ]
+# --set long: searches of seconds on 2 ranks, where a few percent stand out of the noise (the
+# short set's sub-second runs spread by 20-40 % on a 2-core machine).
+NS_LONG = (["apps/ns/ns", "-g", "38", "--skeleton", "budget", "-b", "100000"], enumeration)
+MC_LONG = (["apps/maxclique/maxclique", os.path.join(ROOT, "instances/dimacs/brock400_4.clq"), "--skeleton",
+            "depth_bounded"], lambda j: j["result"]["omega"])
+LONG = [
+    ("ns -g 38 budget, 2 ranks x 1 worker", NS_LONG, 2, 1),
+    ("uts T1L budget, 2 ranks x 1 worker", UTS, 2, 1),
+    ("maxclique brock400_4 depth_bounded, 2 ranks x 1 worker", MC_LONG, 2, 1),
+]
+SETS = {"short": CONFIGS, "long": LONG}
 
 
 def median_from_log2(hist):
@@ -84,15 +95,17 @@ def main():
     ap.add_argument("a")
     ap.add_argument("b")
     ap.add_argument("--reps", type=int, default=7)
+    ap.add_argument("--set", choices=sorted(SETS), default="short", help="the configurations (default: short)")
     ap.add_argument("--only", default="", help="run only the configurations whose name contains this")
     ap.add_argument("--out")
     a = ap.parse_args()
-    configs = [c for c in CONFIGS if a.only in c[0]]
+    configs = [c for c in SETS[a.set] if a.only in c[0]]
     if not configs:
         sys.exit(f"--only {a.only!r}: no configuration's name contains it")
     builds = {"A": os.path.abspath(a.a), "B": os.path.abspath(a.b)}
     lines = ["# Two builds on distributed runs, alternated", "",
              f"- command: `bench/distributed/builds_ab.py A B --reps {a.reps}"
+             + (f" --set {a.set}" if a.set != "short" else "")
              + (f" --only '{a.only}'" if a.only else "") + f"` (A = a build of {source_commit(a.a)}, B = a build of {source_commit(a.b)})",
              f"- machine: {benchlib.machine()}", f"- date: {benchlib.utc_now()}",
              "- ranks run with `mpirun --oversubscribe` and Open MPI's default binding (one core per rank for 2 ranks);",
