@@ -4,6 +4,7 @@
 // the explicit stack.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdint>
 #include <numeric>
 #include <vector>
@@ -29,6 +30,16 @@ struct Chain {
     const Node& parent;
     int numChildren;
     Node next() { return {parent.depth + 1}; }
+  };
+};
+
+// The chain with a 256 KiB generator: recursion would need 256 KiB of stack a level.
+struct HeavyChain {
+  using Space = Chain::Space;
+  using Node = Chain::Node;
+  struct Generator : Chain::Generator {
+    Generator(const Space& s, const Node& p) : Chain::Generator(s, p) {}
+    std::array<char, 256 * 1024> scratch;  // never touched
   };
 };
 
@@ -155,4 +166,13 @@ TEST(RecursiveSearch, DeepChainContinuesOnTheExplicitStack) {
   expectSame<Chain, Enumeration<CountNodes>>({length}, {}, p, "chain");
   for (std::uint64_t at : {5000, 150000, 200001})  // stopped above and below where recursion ends
     expectSame<Chain, Enumeration<StopAt>>({length}, {}, p, "chain stopped at " + std::to_string(at), at);
+}
+
+TEST(RecursiveSearch, LargeGeneratorsRecurseOnlyAsFarAsTheStackAllows) {
+  // 400 levels of 256 KiB generators would be 100 MiB of call stack: the recursion stops after
+  // about 256 KiB and the rest runs on DepthFirst's heap-allocated frames.
+  SearchParams<long long> p;
+  const Outcome r = runEngine<HeavyChain, Enumeration<CountNodes>, true>({400}, {}, p);
+  EXPECT_EQ(r.stats.nodes, 401u);
+  expectSame<HeavyChain, Enumeration<CountNodes>>({400}, {}, p, "heavy chain");
 }

@@ -56,9 +56,10 @@ class RecursiveSearch {
   using Check = typename Steps::Check;
   // Levels searched by recursion below the root: about 256 KiB of frames, counting a node, its
   // generator and 256 bytes of call overhead (generous for optimised code; an unoptimised,
-  // sanitized build uses more), so any thread's stack holds them.
+  // sanitized build uses more), so any thread's stack holds them. A model whose generator is
+  // large (MaxClique's holds two arrays of its vertex capacity) recurses a few levels only.
   static constexpr int kLevels =
-      static_cast<int>(std::max<std::size_t>(64, (std::size_t{256} << 10) / (sizeof(Node) + sizeof(Generator) + 256)));
+      static_cast<int>(std::max<std::size_t>(1, (std::size_t{256} << 10) / (sizeof(Node) + sizeof(Generator) + 256)));
 
   // The next child, built in its own variable (in place when the generator can).
   static Node child(Generator& gen) {
