@@ -39,7 +39,7 @@ RULES = {
     "core": ({"core"}, True),
     "skeletons": ({"core", "skeletons", "search.hpp"}, True),  # jackdaw/search.hpp: its one include
     "comm": ({"comm"}, False),
-    "distributed": ({"core", "skeletons", "comm", "distributed"}, False),
+    "distributed": ({"core", "skeletons", "search.hpp", "comm", "distributed"}, False),
 }
 SOURCES = (".hpp", ".h", ".cpp", ".cc")
 MPI = ("mpi.h", "mpi/")

@@ -6,7 +6,7 @@
 //   o.skeleton = "budget";  o.settings.budget = 10000;  o.settings.parallel.runtime.threads = 4;
 //   auto r = jackdaw::local::solve<MyModel, jackdaw::Optimisation>(space, root, params, o);
 //
-// Its options are the first fields of jackdaw::SolveOptions (distributed/solve.hpp), and a
+// jackdaw::SolveOptions (distributed/solve.hpp) extends these options with the ranks' own, and a
 // Jackdaw built without MPI (JACKDAW_WITH_MPI=OFF) installs a jackdaw/jackdaw.hpp that names
 // these jackdaw::solve, jackdaw::SolveOptions and jackdaw::Job: a program written against
 // jackdaw.hpp builds with either package and runs on one process without MPI.

@@ -33,15 +33,15 @@
 #include "jackdaw/distributed/launch.hpp"
 #include "jackdaw/distributed/model_check.hpp"
 #include "jackdaw/distributed/saved_work.hpp"
+#include "jackdaw/search.hpp"
 #include "jackdaw/skeletons/table.hpp"
 
 namespace jackdaw {
 
-struct SolveOptions {
-  std::string skeleton = "depth_bounded";  // any name in skeletons::names()
-  skeletons::Settings settings{};          // workers per rank, binding, -d, -b, chunked, discrepancy
+// The one-process call's options (skeleton, settings: workers per rank, binding, -d, -b, ...; stop;
+// jackdaw/search.hpp), and what ranks add.
+struct SolveOptions : local::SolveOptions {
   comm::SessionConfig session{};           // between ranks: communicator, victim policy, seed
-  StopFlag* stop = nullptr;                // set it (e.g. from a signal handler) to stop the search
   distributed::Report* report = nullptr;   // rank 0: per-rank numbers, if wanted
   // Resume from saved work and/or keep what an interruption cuts short (saved_work.hpp); the
   // files are the caller's business (the app frame's --checkpoint / --resume).
