@@ -5,7 +5,7 @@
 //   void spawn(Node&& child, int depth)       receive such a child (already bound-tested)
 //   void afterNode(DepthFirst&)               after each visited node (stack stealing answers here)
 //   void afterBacktrack(DepthFirst&)          after each backtrack (budget counts these)
-// and may split work off the stack with splitShallowest().
+// and may split work off the stack with split().shallowest() (or splitShallowest()).
 //
 // On a stop the engine leaves its subtree at once. Normally the unexplored rest is dropped (and
 // rules.truncated says so); with rules.unexplored set it is kept instead: the root if it was not
@@ -62,16 +62,24 @@ class DepthFirst {
   static constexpr bool pruneLevel = ModelTraits<M>::pruneLevel;
   static constexpr bool inPlace = std::default_initializable<Node>;
 
-  DepthFirst(NodeRules<M, K>& rules, Hooks& hooks) : rules_(rules), hooks_(hooks), stack_(own_) {}
-  // With storage kept by the caller (empty when run() begins, and empty again when it returns).
-  DepthFirst(NodeRules<M, K>& rules, Hooks& hooks, DfsStack<M, K>& stack)
-      : rules_(rules), hooks_(hooks), stack_(stack) {}
+  DepthFirst(NodeRules<M, K>& rules, Hooks& hooks) : rules_(rules), hooks_(hooks) {}
+  // With storage kept by the caller: its chunks are this engine's until it is destroyed (the
+  // frames themselves are the engine's own, so the loop's stack fields stay in registers).
+  DepthFirst(NodeRules<M, K>& rules, Hooks& hooks, DfsStack<M, K>& storage)
+      : rules_(rules), hooks_(hooks), storage_(&storage) {
+    storage.clear();  // it may hold the frames of a task that threw
+    stack_.swapStorage(storage);
+  }
+  ~DepthFirst() {
+    stack_.clear();
+    if (storage_) stack_.swapStorage(*storage_);
+  }
   DepthFirst(const DepthFirst&) = delete;
   DepthFirst& operator=(const DepthFirst&) = delete;
 
   // Search the subtree rooted at `root` (bound test and visit of the root included).
   void run(Node root, int depth) {
-    stack_.clear();  // caller-kept storage may hold the frames of a task that threw
+    stack_.clear();  // the frames of an earlier run() that threw
     if (rules_.stop().requested()) {
       rules_.truncated = true;  // the whole subtree is left unexplored
       if (rules_.unexplored) rules_.unexplored->emplace_back(std::move(root), depth);
@@ -89,27 +97,43 @@ class DepthFirst {
     loop();
   }
 
-  // Hand away up to `maxTasks` unexplored children of the shallowest frame that has any
+  // Hands away up to `maxTasks` unexplored children of the shallowest frame that has any
   // (bound-tested first), or with acrossLevels of the shallowest frames, level after level until
-  // maxTasks; returns how many went to sink(Node&&, int depth).
+  // maxTasks; returns how many went to sink(Node&&, int depth). A value (the rules and a view of the
+  // frames), so that a hook passes it to an out-of-line split without the engine's own address
+  // escaping: the engine's fields then stay in registers along the hot loop.
+  class Split {
+   public:
+    Split(NodeRules<M, K>& rules, typename DfsStack<M, K>::View frames) : rules_(&rules), frames_(frames) {}
+    template <class Sink>
+    std::size_t shallowest(std::size_t maxTasks, Sink&& sink, bool acrossLevels = false) const {
+      std::size_t given = 0;
+      for (std::size_t i = 0; i < frames_.size() && given < maxTasks && (given == 0 || acrossLevels); ++i) {
+        DfsFrame<M, K>& f = frames_[i];
+        while (f.remaining > 0 && given < maxTasks) {
+          checkNext(f);
+          --f.remaining;
+          Node c = f.gen->next();
+          if (rules_->pruned(c)) {
+            if constexpr (pruneLevel) cutLevel(f);
+            continue;
+          }
+          sink(std::move(c), f.depth + 1);
+          ++given;
+        }
+      }
+      return given;
+    }
+
+   private:
+    NodeRules<M, K>* rules_;
+    typename DfsStack<M, K>::View frames_;
+  };
+  Split split() { return Split(rules_, stack_.view()); }
+
   template <class Sink>
   std::size_t splitShallowest(std::size_t maxTasks, Sink&& sink, bool acrossLevels = false) {
-    std::size_t given = 0;
-    for (std::size_t i = 0; i < stack_.size() && given < maxTasks && (given == 0 || acrossLevels); ++i) {
-      Frame& f = stack_[i];
-      while (f.remaining > 0 && given < maxTasks) {
-        checkNext(f);
-        --f.remaining;
-        Node c = f.gen->next();
-        if (rules_.pruned(c)) {
-          if constexpr (pruneLevel) cutLevel(f);
-          continue;
-        }
-        sink(std::move(c), f.depth + 1);
-        ++given;
-      }
-    }
-    return given;
+    return split().shallowest(maxTasks, std::forward<Sink>(sink), acrossLevels);
   }
 
  private:
@@ -272,8 +296,8 @@ class DepthFirst {
 
   NodeRules<M, K>& rules_;
   Hooks& hooks_;
-  DfsStack<M, K> own_;  // unused when the caller keeps the storage
-  DfsStack<M, K>& stack_;
+  DfsStack<M, K> stack_;
+  DfsStack<M, K>* storage_ = nullptr;  // the caller's, whose chunks stack_ holds meanwhile
 };
 
 }  // namespace jackdaw

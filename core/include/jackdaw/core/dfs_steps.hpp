@@ -34,7 +34,7 @@ struct DfsSteps {
   }
 
   // Produce the next child into `out` (in place when the generator can).
-  static void produce(Generator& gen, Node& out) {
+  [[gnu::always_inline]] static void produce(Generator& gen, Node& out) {
     if constexpr (GeneratesInPlace<Generator, Node>) gen.nextInto(out);
     else out = gen.next();
   }

@@ -41,7 +41,7 @@ class NodeRules {
   IncumbentView<Obj> view() const { return view_; }
 
   // True if the node's subtree cannot contain anything better (counted as a prune).
-  bool pruned(const Node& n) {
+  [[gnu::always_inline]] bool pruned(const Node& n) {
     if constexpr (usesIncumbent<K> && ModelTraits<M>::hasBound) {
       const auto b = M::bound(space_, n);
       bool cut;
@@ -68,7 +68,7 @@ class NodeRules {
   }
 
   // Visit a node that survived the bound: count it, fold it, or test its objective.
-  void visit(const Node& n, int depth) {
+  [[gnu::always_inline]] void visit(const Node& n, int depth) {
     if (pulseFn_ && --pulseLeft_ == 0) {
       pulseLeft_ = pulseEvery_;
       pulseFn_(pulseCtx_);

@@ -1,5 +1,10 @@
 // A stack whose elements never move: storage grows in chunks that are kept until destruction.
 // The DFS keeps (node, generator) frames on it, and a generator may hold a reference to its node.
+//
+// The chunk list lives on the heap, apart from the stack's own fields (size, top): a search keeps
+// a stack as a local of its hot loop (moving a worker's chunks in with swapStorage) and nothing
+// out of line ever sees the local's address, so the compiler keeps size and top in registers.
+// Out-of-line code reads the frames through a View (the chunk list and the size, by value).
 #pragma once
 
 #include <cstddef>
@@ -15,15 +20,19 @@ class StableStack {
   struct alignas(T) Slot {
     std::byte raw[sizeof(T)];
   };
+  using Chunks = std::vector<std::unique_ptr<Slot[]>>;
 
  public:
   StableStack() = default;
   StableStack(const StableStack&) = delete;
   StableStack& operator=(const StableStack&) = delete;
-  ~StableStack() { clear(); }
+  ~StableStack() {
+    clear();
+    delete chunks_;
+  }
 
   template <class... Args>
-  T& emplace(Args&&... args) {
+  [[gnu::always_inline]] T& emplace(Args&&... args) {
     // Within a chunk the next slot is adjacent to the top; only a chunk boundary needs the lookup.
     void* at = size_ % ChunkSize != 0 ? static_cast<void*>(reinterpret_cast<Slot*>(top_) + 1) : slotAtBoundary();
     T* p = ::new (at) T(std::forward<Args>(args)...);
@@ -32,36 +41,55 @@ class StableStack {
     return *p;
   }
 
-  void pop() noexcept {
+  [[gnu::always_inline]] void pop() noexcept {
     std::destroy_at(top_);
     --size_;
     // Within a chunk the previous element is adjacent; only a chunk boundary needs the lookup.
     top_ = (size_ == 0) ? nullptr
            : (size_ % ChunkSize != 0 ? std::launder(reinterpret_cast<T*>(reinterpret_cast<Slot*>(top_) - 1))
-                                      : ptr(size_ - 1));
+                                      : at(chunks_, size_ - 1));
   }
 
   void clear() noexcept {
     while (size_ > 0) pop();
   }
 
+  // Exchanges the chunks of two empty stacks (the elements of neither are touched).
+  void swapStorage(StableStack& other) noexcept { std::swap(chunks_, other.chunks_); }
+
   T& top() noexcept { return *top_; }  // cached: the DFS asks for it at every node
-  T& operator[](std::size_t i) noexcept { return *ptr(i); }
-  const T& operator[](std::size_t i) const noexcept { return *ptr(i); }
+  T& operator[](std::size_t i) noexcept { return *at(chunks_, i); }
+  const T& operator[](std::size_t i) const noexcept { return *at(chunks_, i); }
   std::size_t size() const noexcept { return size_; }
   bool empty() const noexcept { return size_ == 0; }
 
+  // The elements from the bottom, for code that must not hold the stack's address.
+  class View {
+   public:
+    View(Chunks* chunks, std::size_t size) : chunks_(chunks), size_(size) {}
+    T& operator[](std::size_t i) const noexcept { return *at(chunks_, i); }
+    std::size_t size() const noexcept { return size_; }
+
+   private:
+    Chunks* chunks_;
+    std::size_t size_;
+  };
+  View view() const noexcept { return View(chunks_, size_); }
+
  private:
-  // The first slot of chunk size_ / ChunkSize, allocated the first time the stack reaches it.
   void* slotAtBoundary() {
-    const std::size_t c = size_ / ChunkSize;
-    if (c == chunks_.size()) chunks_.push_back(std::make_unique<Slot[]>(ChunkSize));
-    return chunks_[c][0].raw;
+    if (!chunks_) chunks_ = newChunks();
+    return chunkAt(*chunks_, size_ / ChunkSize);
   }
-  T* ptr(std::size_t i) const noexcept {
-    return std::launder(reinterpret_cast<T*>(chunks_[i / ChunkSize][i % ChunkSize].raw));
+  [[gnu::noinline]] static Chunks* newChunks() { return new Chunks(); }
+  [[gnu::noinline]] static void* chunkAt(Chunks& chunks, std::size_t c) {
+    if (c == chunks.size()) chunks.push_back(std::make_unique<Slot[]>(ChunkSize));
+    return chunks[c][0].raw;
   }
-  std::vector<std::unique_ptr<Slot[]>> chunks_;
+  static T* at(Chunks* chunks, std::size_t i) noexcept {
+    return std::launder(reinterpret_cast<T*>((*chunks)[i / ChunkSize][i % ChunkSize].raw));
+  }
+  Chunks* chunks_ = nullptr;  // owned; null until the first element
   std::size_t size_ = 0;
   T* top_ = nullptr;
 };

@@ -36,7 +36,7 @@ struct BudgetHooks {
   void afterBacktrack(DepthFirst<M, K, BudgetHooks>& dfs) {
     if (++spent < budget) return;
     spent = 0;
-    jackdaw::detail::splitIntoPool(s, dfs);
+    jackdaw::detail::splitIntoPool(s, dfs.split());
   }
 };
 
@@ -63,7 +63,7 @@ struct AutoBudgetHooks {
     grain.retune(spent, since, now, target);
     since = now;
     spent = 0;
-    jackdaw::detail::splitIntoPool(s, dfs);
+    jackdaw::detail::splitIntoPool(s, dfs.split());
   }
 };
 

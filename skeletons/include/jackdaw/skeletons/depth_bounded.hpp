@@ -69,7 +69,7 @@ struct AutoCutoffHooks {
     const auto now = Clock::now();
     if (std::chrono::duration<double>(now - since).count() < target) return;
     since = now;
-    const int level = jackdaw::detail::splitIntoPool(s, dfs);
+    const int level = jackdaw::detail::splitIntoPool(s, dfs.split());
     if (level < 0) return;
     // The level just split off fans out one more level when its tasks run, as does every
     // later node that shallow.

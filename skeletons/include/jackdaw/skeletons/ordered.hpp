@@ -62,9 +62,11 @@ SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
   };
 
   auto body = [](typename S::Slot& slot, TaskT&& t) {
-    NoHooks h;
-    DepthFirst<M, K> dfs(slot.rules, h, slot.stack);
-    runHot<M>([&] { dfs.run(std::move(t.node), t.depth); });
+    runHot<M>([&] {  // the engine a local of the hot function (see depth_pool_search.hpp)
+      NoHooks h;
+      DepthFirst<M, K> dfs(slot.rules, h, slot.stack);
+      dfs.run(std::move(t.node), t.depth);
+    });
   };
   auto seed = [&] {
     std::vector<TaskT> tasks;

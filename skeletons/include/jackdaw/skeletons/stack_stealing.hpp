@@ -31,7 +31,7 @@ SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
     std::size_t perSplit;
     void afterNode(DepthFirst<M, K, Hooks>& dfs) {
       if (!s.hungry()) return;
-      detail::splitIntoPool(s, dfs, perSplit, false, true);  // for the idle worker: its own queue
+      detail::splitIntoPool(s, dfs.split(), perSplit, false, true);  // for the idle worker: its own queue
     }
   };
   return detail::searchFromRoot<M, K>(space, std::move(root), params, stop, opts, std::forward<Launch>(launch),

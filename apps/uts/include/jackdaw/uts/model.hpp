@@ -139,15 +139,18 @@ inline Node makeRoot(const Tree& t) { return makeNode(t, rootState(t.params.seed
 struct Model {
   using Space = Tree;
   using Node = uts::Node;
+  // always_inline: GCC 12 inlines these into seq's recursion but kept them out of line in the
+  // parallel skeletons' larger task loop (a call per node; bench/results/engine_overhead.md).
   struct Generator {
-    Generator(const Space& s, const Node& p) : space(s), parent(p), numChildren(p.numChildren) {
+    [[gnu::always_inline]] Generator(const Space& s, const Node& p)
+        : space(s), parent(p), numChildren(p.numChildren) {
       if (numChildren > 0 && p.height >= s.maxHeight) throw TooDeep(s.maxHeight);
     }
     const Space& space;
     const Node& parent;
     int numChildren;
     int i = 0;
-    Node next() { return makeNode(space, childState(parent.state, i++), parent.height + 1); }
+    [[gnu::always_inline]] Node next() { return makeNode(space, childState(parent.state, i++), parent.height + 1); }
   };
   // A saved task (a checkpoint; core/model.hpp, ChecksNodes): at the depth of its height, with the
   // child count its state gives. (The state itself, a SHA-1, cannot be traced back to the root.)

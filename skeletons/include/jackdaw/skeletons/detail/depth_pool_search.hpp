@@ -23,18 +23,19 @@ namespace jackdaw::detail {
 template <SearchModel M, SearchKind K>
 using DepthPoolSearch = ParallelSearch<M, K, WorkerQueues<Task<typename M::Node>>>;
 
-// Hands up to maxTasks unexplored siblings of the shallowest open level of `dfs` (with acrossLevels,
+// Hands up to maxTasks unexplored siblings of the shallowest open level of a task's engine (`split`,
+// DepthFirst::split(): a value, so the engine's address never escapes its hot loop; with acrossLevels,
 // of the shallowest levels, level after level) to the pool, in the model's order; returns the
 // shallowest depth given, or -1 if none. forThief: into this worker's own queue (the hunger rule),
 // else into the pool's level-ordered shared part (budget's splits).
 // Out of line and cold: a split is rare (once per budget, or when a worker is hungry), and a model
 // whose hot() flattens its task loop (ns) would otherwise inline it into every node's path.
-template <class S, class Dfs>
-[[gnu::noinline, gnu::cold]] int splitIntoPool(S& s, Dfs& dfs, std::size_t maxTasks = std::numeric_limits<std::size_t>::max(),
+template <class S, class Split>
+[[gnu::noinline, gnu::cold]] int splitIntoPool(S& s, Split split, std::size_t maxTasks = std::numeric_limits<std::size_t>::max(),
                   bool acrossLevels = false, bool forThief = false) {
   int depth = -1;
   const bool remote = forThief && s.remoteHungry();
-  dfs.splitShallowest(
+  split.shallowest(
       maxTasks,
       [&](auto&& c, int d) {
         if (depth < 0) depth = d;
@@ -59,7 +60,7 @@ struct HungerSplit {
     if (--countdown != 0) return;
     countdown = kHungerEvery;
     if (!s.hungry()) return;
-    splitIntoPool(s, dfs, hungerChunk(s.remoteHungry()), true, true);
+    splitIntoPool(s, dfs.split(), hungerChunk(s.remoteHungry()), true, true);
   }
 };
 
@@ -83,10 +84,15 @@ SearchResult<M, K> searchFromRoot(const typename M::Space& space, typename M::No
   using S = DepthPoolSearch<M, K>;
   S s(space, params, stop, opts.runtime);
   s.setSplitsForThieves(splitsForThieves);
+  // The hooks and the engine are built inside the model's hot function (runHot), as locals whose
+  // addresses never leave it: their fields (the budget's count, the engine's references) can live
+  // in registers instead of being reloaded after every store the node's code makes.
   auto body = [&s, &hooksFor](typename S::Slot& slot, typename S::TaskT&& t) {
-    auto hooks = hooksFor(s);
-    DepthFirst<M, K, decltype(hooks)> dfs(slot.rules, hooks, slot.stack);
-    runHot<M>([&] { dfs.run(std::move(t.node), t.depth); });
+    runHot<M>([&] {
+      auto hooks = hooksFor(s);
+      DepthFirst<M, K, decltype(hooks)> dfs(slot.rules, hooks, slot.stack);
+      dfs.run(std::move(t.node), t.depth);
+    });
   };
   return runParallel(s, opts, body, [&] { s.push({std::move(root), 0}); }, std::forward<Launch>(launch));
 }
