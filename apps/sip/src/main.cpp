@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
   std::string patternFile, targetFile, format = "auto";
   bool induced = false, count = false;
   sip::Options opts;
-  std::string valueOrder = "degree";
+  std::string valueOrder = "antidegree";  // sip::Options::valueOrder
   bool noNds = false, noRootAc = false, noAllDifferent = false;
   auto setup = [&](CLI::App& cli) {
     cli.add_option("pattern", patternFile, "Pattern graph (LAD, or CSV edge list if it ends in .csv)")->required();
@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
     cli.add_flag("--no-nds", noNds, "No neighbourhood degree sequence filtering at the root");
     cli.add_flag("--no-root-ac", noRootAc, "No arc consistency at the root");
     cli.add_flag("--no-all-different", noAllDifferent, "No Hall-set filtering at each node (only a count check)");
-    cli.add_option("--value-order", valueOrder, "Values tried by target degree, descending (degree) or ascending")
+    cli.add_option("--value-order", valueOrder, "Values tried by target degree: ascending (antidegree) or descending (degree)")
         ->capture_default_str()
         ->check(CLI::IsMember({"degree", "antidegree"}));
   };

@@ -5,6 +5,18 @@
 #include <functional>
 #include <utility>
 
+// The per-node functions count bits all the time: on x86-64 they get a clone built with the
+// POPCNT instruction, picked at load time where the CPU has it (the baseline build calls a library
+// routine per word). Measured on si2_r005_m200.00: 0.075 -> 0.05 s of search.
+#if defined(__x86_64__) && defined(__has_attribute) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#if __has_attribute(target_clones)
+#define JACKDAW_SIP_POPCNT_CLONES [[gnu::target_clones("popcnt", "default")]]
+#endif
+#endif
+#ifndef JACKDAW_SIP_POPCNT_CLONES
+#define JACKDAW_SIP_POPCNT_CLONES
+#endif
+
 namespace jackdaw::sip {
 
 namespace {
@@ -33,7 +45,7 @@ inline bool testBit(const std::uint64_t* d, int v) { return (d[v >> 6] >> (v & 6
 // All-different over the open rows (state 0): rows smallest first; their running union must
 // hold at least as many values as rows, and a union holding exactly as many is a Hall set whose
 // values leave every later row. Rows left with one value are queued as units. False on failure.
-bool hallFilter(const Space& s, Node& n, std::vector<char>& state, std::vector<int>& units) {
+JACKDAW_SIP_POPCNT_CLONES bool hallFilter(const Space& s, Node& n, std::vector<char>& state, std::vector<int>& units) {
   const int W = s.target.words, R = static_cast<int>(n.vars.size());
   thread_local std::vector<int> first, next, order;
   thread_local std::vector<std::uint64_t> sofar, hall;
@@ -78,7 +90,7 @@ bool hallFilter(const Space& s, Node& n, std::vector<char>& state, std::vector<i
 
 // Propagates from p0 -> v0 (p0 already out of n's rows and in n.image), or, with p0 < 0, from
 // every one-value row. Sets n.dead on a wipe-out; on success the rows assigned here are removed.
-void propagate(const Space& s, Node& n, int p0, int v0) {
+JACKDAW_SIP_POPCNT_CLONES void propagate(const Space& s, Node& n, int p0, int v0) {
   const int W = s.target.words, np = s.pattern.n, K = s.graphs;
   const int R = static_cast<int>(n.vars.size());
   thread_local std::vector<char> state;  // 0 open, 1 queued unit, 2 assigned here
