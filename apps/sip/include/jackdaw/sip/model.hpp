@@ -9,16 +9,19 @@
 //   auto c = jackdaw::seq::search<SipModel, jackdaw::Enumeration<CountSolutions>>(s, rootNode(s), {});
 //
 // The model follows the constraint-programming design of the Glasgow Subgraph Solver (McCreesh,
-// Prosser, Trimble, ICGT 2020), written here from the papers:
+// Prosser, Trimble, ICGT 2020), written here from the papers, not from its code:
 //
 // - Supplemental graphs. Besides the pattern and target graphs themselves (graph 0), graph c
-//   (c = 1..Options::pathGraphs) joins two distinct vertices when at least c paths of length 2 link
-//   them. An injective embedding maps c common neighbours of p and q onto c distinct common
-//   neighbours of their images, so p ~c q forces image(p) ~c image(q): each graph is one more
-//   adjacency constraint, built once in makeSpace.
+//   (c = 1..Options::pathGraphs, default 4 as in Glasgow) joins two distinct vertices when at
+//   least c paths of length 2 link them. An injective embedding maps c common neighbours of p and
+//   q onto c distinct common neighbours of their images, so p ~c q forces image(p) ~c image(q):
+//   each graph is one more adjacency constraint, built once in makeSpace. (Sound for induced
+//   embeddings too, which are non-induced ones.)
 // - Root filtering (makeSpace): loops; degree in every graph (p's degree may not exceed t's);
-//   neighbourhood degree sequences in every graph (Options::nds: p's k-th largest neighbour degree
-//   may not exceed t's); then arc consistency to a fixpoint over every graph (Options::rootArcConsistency).
+//   the neighbourhood degree sequence in graph 0 (Options::nds: p's k-th largest neighbour degree
+//   may not exceed t's); then arc consistency to a fixpoint (Options::rootArcConsistency) over
+//   each pattern edge (with the pair's masks in every graph; induced: also non-edges to small
+//   domains). Nothing of this runs again below the root.
 // - Per node: forward checking over bitset domains. Assigning p -> v removes v from every open
 //   domain (injectivity) and intersects each open q's domain with v's row in every graph where
 //   p and q are adjacent (induced: a non-neighbour's domain loses v's graph-0 neighbours). A
@@ -26,10 +29,13 @@
 //   reasoning over the open domains (Options::allDifferent): taken smallest first, their running
 //   union must hold at least as many values as domains, and a union holding exactly as many is a
 //   Hall set whose values leave every later domain. This repeats until nothing is assigned.
-// - Branching: the open pattern vertex with the smallest domain, ties by larger degree; values in
-//   order of descending target degree (Options::valueOrder; the target is relabelled by degree).
+// - Branching: the open pattern vertex with the smallest domain, ties by larger degree, then by
+//   index; values in order of ascending target degree by default (Options::valueOrder; the target
+//   is relabelled by degree, so the order is an index scan).
 //
-// A node holds only the open (unassigned) pattern vertices' domains, so it shrinks with depth.
+// What each piece measured is in bench/results/vs-peers.md ("SIP against the Glasgow Subgraph
+// Solver, second pass"). A node holds only the open (unassigned) pattern vertices' domains, so it
+// shrinks with depth (the parallel skeletons copy one per child).
 #pragma once
 
 #include <cstdint>
