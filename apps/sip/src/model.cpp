@@ -47,7 +47,7 @@ inline bool testBit(const std::uint64_t* d, int v) { return (d[v >> 6] >> (v & 6
 // values leave every later row. Rows left with one value are queued as units. False on failure.
 JACKDAW_SIP_POPCNT_CLONES bool hallFilter(const Space& s, Node& n, std::vector<char>& state, std::vector<int>& units) {
   const int W = s.target.words, R = static_cast<int>(n.vars.size());
-  thread_local std::vector<int> first, next, order;
+  thread_local std::vector<int> first, next;
   thread_local std::vector<std::uint64_t> sofar, hall;
   first.assign(R + 2, -1);
   next.assign(R, -1);
