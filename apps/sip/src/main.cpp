@@ -14,6 +14,9 @@ int main(int argc, char** argv) {
   using namespace jackdaw;
   std::string patternFile, targetFile, format = "auto";
   bool induced = false, count = false;
+  sip::Options opts;
+  std::string valueOrder = "antidegree";  // sip::Options::valueOrder
+  bool noNds = false, noRootAc = false, noAllDifferent = false;
   auto setup = [&](CLI::App& cli) {
     cli.add_option("pattern", patternFile, "Pattern graph (LAD, or CSV edge list if it ends in .csv)")->required();
     cli.add_option("target", targetFile, "Target graph (same formats)")->required();
@@ -22,17 +25,31 @@ int main(int argc, char** argv) {
     cli.add_option("--format", format, "Input format of both files")
         ->capture_default_str()
         ->check(CLI::IsMember({"auto", "lad", "csv"}));
+    // The model's filtering, each switchable to measure what it buys (include/jackdaw/sip/model.hpp).
+    cli.add_option("--path-graphs", opts.pathGraphs,
+                   "Supplemental graphs: vertices joined by at least c paths of length 2, c = 1..N (0 = none)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 7));
+    cli.add_flag("--no-nds", noNds, "No neighbourhood degree sequence filtering at the root");
+    cli.add_flag("--no-root-ac", noRootAc, "No arc consistency at the root");
+    cli.add_flag("--no-all-different", noAllDifferent, "No Hall-set filtering at each node (only a count check)");
+    cli.add_option("--value-order", valueOrder, "Values tried by target degree: ascending (antidegree) or descending (degree)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"degree", "antidegree"}));
   };
   auto body = [&](app::AppContext& ctx) -> int {
     const auto fmt = format == "lad" ? sip::Format::Lad : format == "csv" ? sip::Format::Csv : sip::Format::Auto;
     sip::Graph pattern = sip::readGraph(patternFile, fmt, ctx.opts.memoryLimit);
     sip::Graph target = sip::readGraph(targetFile, fmt, ctx.opts.memoryLimit);
-    // The space's root domains and the root node's copy: pattern.n rows of target.words words each.
-    requireMemory(saturatingMul(2 * static_cast<std::uint64_t>(pattern.n), static_cast<std::uint64_t>(target.words) * 8),
-                  ctx.opts.memoryLimit,
-                  "the domains of " + std::to_string(pattern.n) + " pattern vertices over " +
+    opts.nds = !noNds;
+    opts.rootArcConsistency = !noRootAc;
+    opts.allDifferent = !noAllDifferent;
+    opts.valueOrder = valueOrder == "degree" ? sip::ValueOrder::Degree : sip::ValueOrder::AntiDegree;
+    // The supplemental graphs' rows, the root domains and the root node's copy.
+    requireMemory(sip::spaceBytes(pattern.n, target.n, opts), ctx.opts.memoryLimit,
+                  "the supplemental graphs and domains of " + std::to_string(pattern.n) + " pattern vertices over " +
                       std::to_string(target.n) + " target vertices");
-    const sip::Space space = sip::makeSpace(std::move(pattern), std::move(target), induced);
+    const sip::Space space = sip::makeSpace(std::move(pattern), std::move(target), induced, opts);
     ctx.log->info("pattern {} vertices, target {} vertices, {}", space.pattern.n, space.target.n,
                   induced ? "induced" : "non-induced");
     app::Answer a;
