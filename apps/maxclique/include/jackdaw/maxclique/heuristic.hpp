@@ -92,13 +92,15 @@ std::vector<int> initialClique(const typename MaxClique<Words>::Space& s, Heuris
   }
   Set best = clique;
   int bestSize = size;
-  bool done = o.enough && o.enough(bestSize);
-  const auto reached = [&] { return done || (o.stopAt > 0 && bestSize >= o.stopAt); };
+  // Whether to stop, decided only when the best clique grows (the loop below reads one flag).
+  const int stopAt = o.stopAt;
+  const auto enough = [&o, stopAt](int k) { return (stopAt > 0 && k >= stopAt) || (o.enough && o.enough(k)); };
+  bool done = enough(bestSize);
 
   // Tabu tenure 7 plus a random part; a perturbation after n moves without a larger clique.
   const std::uint64_t tenure = o.tenure, patience = static_cast<std::uint64_t>(n);
   std::uint64_t lastImproved = 0;
-  for (std::uint64_t step = 1; step <= steps && !reached(); ++step) {
+  for (std::uint64_t step = 1; step <= steps && !done; ++step) {
     Set a = addable();
     std::size_t pick = Set::capacity;
     if (!a.empty()) {
@@ -113,7 +115,7 @@ std::vector<int> initialClique(const typename MaxClique<Words>::Space& s, Heuris
       add(pick);
       if (size > bestSize) {
         best = clique, bestSize = size, lastImproved = step;
-        done = o.enough && o.enough(bestSize);
+        done = enough(bestSize);
       }
       continue;
     }
@@ -185,7 +187,7 @@ std::vector<int> probeClique(const typename MaxClique<Words>::Space& s, int goal
 //  1. initialClique, stopped as soon as a root proves its clique optimal (c-fat500-10: the greedy
 //     start already has omega = 126, and the 25,000 tabu moves after it were wasted);
 //  2. with k the smallest size that a root would prove optimal (searched up to 16 above the
-//     clique): if k is at most 3 above the clique, a second initialClique run aimed at k (tenure
+//     clique, and only if a root proves the clique's size + 16): if k is at most 3 above the clique, a second initialClique run aimed at k (tenure
 //     1, 50 moves per vertex, at least 20,000, stopped when it gets there; gen400_p0.9_55: 52 ->
 //     55 after 10,836 moves); if k is further above, a probe (probeClique) for a clique of k
 //     vertices in the order of that root (the degeneracy order if both), given up after 10 nodes
@@ -203,9 +205,12 @@ std::vector<int> startingClique(const typename MaxClique<Words>::Space& s,
   const int known = static_cast<int>(first.size());
   if (known == 0 || proves(known)) return first;
 
+  // A root that proves k proves any larger size too (it re-colours more), so one test at
+  // known + 16 rules out the graphs whose root bound is far above (most random graphs).
+  const int far = std::min(known + 16, s.n);
+  if (!proves(far)) return first;
   int target = known + 1;
-  while (target <= known + 16 && target < s.n && !proves(target)) ++target;
-  if (!proves(target)) return first;
+  while (target < far && !proves(target)) ++target;
   const std::uint64_t n = static_cast<std::uint64_t>(s.n);
   if (target <= known + 3) {
     std::vector<int> second =
