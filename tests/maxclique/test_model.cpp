@@ -194,7 +194,7 @@ INSTANTIATE_TEST_SUITE_P(Dimacs, KnownOmega,
                                            Known{"san200_0.7_1", 30}, Known{"sanr200_0.7", 18},
                                            Known{"C125.9", 34}, Known{"MANN_a27", 126}, Known{"MANN_a9", 16},
                                            Known{"hamming6-4", 4}, Known{"johnson8-4-4", 14},
-                                           Known{"c-fat200-1", 12}),
+                                           Known{"c-fat200-1", 12}, Known{"c-fat500-10", 126}),
                          [](const auto& info) {
                            std::string s = info.param.name;
                            for (char& c : s)
@@ -401,6 +401,80 @@ TEST(MaxCliqueModel, Gen400p0955StartingCliqueIsOptimalAndTheColourSortRootProve
   const auto none = seq::search<M, Decision>(sorted, M::root(sorted), d);
   EXPECT_FALSE(none.best.has_value());
   EXPECT_EQ(none.stats.nodes, 1u);
+}
+
+TEST(MaxCliqueModel, SanPlantedCliquesTheTabuRunMissesTheRootBoundProbeFinds) {
+  // san400_0.7_2 (omega 30) and san400_0.7_3 (omega 22), instances/dimacs/ANSWERS.tsv: the tabu run
+  // stops well below omega (18, 17), but the root colouring in degeneracy order proves omega, and
+  // the probe for a clique of that size finds one; the search from it ends at its root.
+  using M = MaxClique<8>;
+  for (const auto& [name, omega] : {std::pair{"san400_0.7_2", 30}, std::pair{"san400_0.7_3", 22}}) {
+    const auto g = instance(name);
+    const auto space = M::makeSpace(g);
+    const auto sorted = M::colourSorted(space);
+    EXPECT_LT(static_cast<int>(initialClique<8>(space).size()), omega - 3) << name;
+    EXPECT_TRUE(M::rootProves(space, omega)) << name;
+    EXPECT_FALSE(M::rootProves(space, omega - 1)) << name;  // a clique of omega exists
+    const auto c = startingClique<8>(space, sorted);
+    ASSERT_EQ(static_cast<int>(c.size()), omega) << name;
+    std::vector<int> file;
+    for (int v : c) file.push_back(space.original[static_cast<std::size_t>(v)]);
+    EXPECT_TRUE(formsClique(g, file)) << name;
+    SearchParams<int> p;
+    p.initialBound = omega;
+    const auto r = seq::search<M, Optimisation>(space, M::root(space), p);
+    EXPECT_FALSE(r.best.has_value()) << name;
+    EXPECT_EQ(r.stats.nodes, 1u) << name;
+  }
+}
+
+TEST(MaxCliqueModel, ProbeFindsACliqueOfItsGoalOrProvesNoneOrGivesUp) {
+  // probeClique: a clique of the goal when one exists (checked against the graph), nothing and
+  // "complete" for omega + 1, nothing and "not complete" when the budget runs out first.
+  const auto g = instance("brock200_4");  // omega 17 (instances/dimacs/ANSWERS.tsv)
+  using M = MaxClique<4>;
+  const auto space = M::makeSpace(g);
+  bool complete = false;
+  const auto c = probeClique<4>(space, 17, 1'000'000, &complete);
+  ASSERT_EQ(c.size(), 17u);
+  EXPECT_TRUE(complete);
+  std::vector<int> file;
+  for (int v : c) file.push_back(space.original[static_cast<std::size_t>(v)]);
+  EXPECT_TRUE(formsClique(g, file));
+  EXPECT_TRUE(probeClique<4>(space, 18, 1'000'000, &complete).empty());
+  EXPECT_TRUE(complete);
+  EXPECT_TRUE(probeClique<4>(space, 17, 3, &complete).empty());
+  EXPECT_FALSE(complete);
+  // On a graph whose root bound is far above omega, the app's probe (run by startingClique) is
+  // cut within its budget and startingClique keeps the tabu clique.
+  const auto sorted = M::colourSorted(space);
+  EXPECT_EQ(startingClique<4>(space, sorted).size(), initialClique<4>(space).size());
+}
+
+TEST(MaxCliqueModel, CFat50010GreedyCliqueIsProvedAtTheRootAndTheTabuRunStops) {
+  // c-fat500-10 (omega 126): the root proves 126 optimal, so the tabu run, asked after the greedy
+  // start and at each larger clique, stops at its first clique of 126; without the stop it runs
+  // all its moves and ends with a clique no larger.
+  using M = MaxClique<8>;
+  const auto g = instance("c-fat500-10");
+  const auto space = M::makeSpace(g);
+  const auto sorted = M::colourSorted(space);
+  std::vector<std::pair<int, bool>> asked;
+  const auto stopped = initialClique<8>(space, {.enough = [&](int k) {
+                                                  const bool yes = M::rootProves(space, k) || M::rootProves(sorted, k);
+                                                  asked.emplace_back(k, yes);
+                                                  return yes;
+                                                }});
+  EXPECT_EQ(stopped.size(), 126u);
+  ASSERT_FALSE(asked.empty());
+  EXPECT_EQ(asked.back(), std::make_pair(126, true));
+  for (std::size_t i = 0; i + 1 < asked.size(); ++i) EXPECT_FALSE(asked[i].second);
+  EXPECT_EQ(initialClique<8>(space).size(), 126u);
+  EXPECT_EQ(startingClique<8>(space, sorted), stopped);
+  std::vector<int> file;
+  for (int v : stopped) file.push_back(space.original[static_cast<std::size_t>(v)]);
+  EXPECT_TRUE(formsClique(g, file));
+  EXPECT_FALSE(M::rootProves(space, 125) || M::rootProves(sorted, 125));
 }
 
 TEST(MaxCliqueModel, FrozenBoundTreeDoesNotDependOnWorkers) {

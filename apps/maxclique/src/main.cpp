@@ -3,7 +3,8 @@
 //   maxclique brock200_1.clq                 omega and one maximum clique
 //   maxclique --decision 21 brock200_1.clq   is there a clique of size >= 21?
 //
-// Before the search, a short local search (heuristic.hpp, startingClique) finds a clique; its size is the search's
+// Before the search, a short local search (heuristic.hpp, startingClique; where a root colouring's bound is
+// well above its clique, a node-budgeted probe for a clique of that bound) finds a clique; its size is the search's
 // initial bound, so the search looks only for larger cliques, and if it finds none that clique is
 // the answer's witness. In a decision, a clique of at least K from it answers at once, with no
 // search. --no-heuristic leaves it out. If the colour-sort order's root proves that nothing beats

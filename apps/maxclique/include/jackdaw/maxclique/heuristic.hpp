@@ -16,8 +16,11 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <vector>
 
 #include "jackdaw/maxclique/model.hpp"
@@ -29,6 +32,9 @@ struct HeuristicOptions {
   std::uint64_t seed = 0x6a61636b646177ULL;
   std::uint64_t tenure = 7;  // a vertex swapped out stays out for tenure + a random part moves
   int stopAt = 0;            // stop once the clique has this many vertices (0: run every move)
+  // Stop once this says a clique of the best size found is enough (checked when the best grows,
+  // and after the greedy start): the app passes "a root colouring proves it optimal".
+  std::function<bool(int)> enough;
 };
 
 template <std::size_t Words>
@@ -86,12 +92,15 @@ std::vector<int> initialClique(const typename MaxClique<Words>::Space& s, Heuris
   }
   Set best = clique;
   int bestSize = size;
-  const auto reached = [&] { return o.stopAt > 0 && bestSize >= o.stopAt; };
+  // Whether to stop, decided only when the best clique grows (the loop below reads one flag).
+  const int stopAt = o.stopAt;
+  const auto enough = [&o, stopAt](int k) { return (stopAt > 0 && k >= stopAt) || (o.enough && o.enough(k)); };
+  bool done = enough(bestSize);
 
   // Tabu tenure 7 plus a random part; a perturbation after n moves without a larger clique.
   const std::uint64_t tenure = o.tenure, patience = static_cast<std::uint64_t>(n);
   std::uint64_t lastImproved = 0;
-  for (std::uint64_t step = 1; step <= steps && !reached(); ++step) {
+  for (std::uint64_t step = 1; step <= steps && !done; ++step) {
     Set a = addable();
     std::size_t pick = Set::capacity;
     if (!a.empty()) {
@@ -104,7 +113,10 @@ std::vector<int> initialClique(const typename MaxClique<Words>::Space& s, Heuris
     }
     if (pick != Set::capacity) {
       add(pick);
-      if (size > bestSize) best = clique, bestSize = size, lastImproved = step;
+      if (size > bestSize) {
+        best = clique, bestSize = size, lastImproved = step;
+        done = enough(bestSize);
+      }
       continue;
     }
     // (1,1)-swap: a vertex missing exactly one clique vertex, chosen at random among the allowed.
@@ -135,27 +147,86 @@ std::vector<int> initialClique(const typename MaxClique<Words>::Space& s, Heuris
   return out;
 }
 
-// The app's initial clique: initialClique, then, where neither root (of `s` and of `sorted`, the
-// same graph renumbered by MaxClique::colourSorted) proves that clique optimal but the colour-sort
-// root would prove one at most 3 vertices larger, a second run aimed at that size: tenure 1, 250
-// moves per vertex (at least 20,000), stopped as soon as it gets there. A clique that ends the
-// search at its root is worth a longer local search (gen400_p0.9_55: 52 -> 55); elsewhere (the
-// root's bound far above the clique) this costs a few root colourings.
+// A depth-first search of `s` for a clique of `goal` vertices that cuts every child whose colouring
+// bound is below `goal` (the search of the decision "omega >= goal?"), given up after `budget`
+// nodes. Returns the clique found (search-order indices of `s`), or nothing; `complete` says
+// whether the search ended within the budget (then nothing found proves omega < goal).
+template <std::size_t Words>
+std::vector<int> probeClique(const typename MaxClique<Words>::Space& s, int goal, std::uint64_t budget,
+                             bool* complete = nullptr) {
+  using M = MaxClique<Words>;
+  using Node = typename M::Node;
+  std::atomic<int> none{0};
+  std::atomic<bool> has{false};
+  const IncumbentView<int> view(&none, &has, &goal);
+  std::uint64_t nodes = 0;
+  std::vector<int> found;
+  // Recursion on the heap: a generator holds two arrays of maxVertices entries.
+  const std::function<bool(const Node&)> dfs = [&](const Node& n) -> bool {
+    if (++nodes > budget) return false;
+    if (n.size >= goal) {
+      n.clique.forEach([&](std::size_t v) { found.push_back(static_cast<int>(v)); });
+      return true;
+    }
+    auto gen = std::make_unique<typename M::Generator>(s, n, view);
+    for (std::size_t i = 0; i < gen->numChildren; ++i) {
+      const Node c = gen->next();
+      if (c.bound < goal) break;  // children come in non-increasing bound order
+      if (dfs(c) || nodes > budget) return !found.empty();
+    }
+    return false;
+  };
+  dfs(M::root(s));
+  if (complete) *complete = nodes <= budget;
+  return found;
+}
+
+// The app's initial clique, in search-order indices of `s` (`sorted`: the same graph renumbered by
+// MaxClique::colourSorted). Each step runs only while neither root colouring (rootProves, in `s`'s
+// order and in `sorted`'s) proves the clique in hand optimal:
+//  1. initialClique, stopped as soon as a root proves its clique optimal (c-fat500-10: the greedy
+//     start already has omega = 126, and the 25,000 tabu moves after it were wasted);
+//  2. with k the smallest size that a root would prove optimal (searched up to 16 above the
+//     clique, and only if a root proves the clique's size + 16): if k is at most 3 above the clique, a second initialClique run aimed at k (tenure
+//     1, 50 moves per vertex, at least 20,000, stopped when it gets there; gen400_p0.9_55: 52 ->
+//     55 after 10,836 moves); if k is further above, a probe (probeClique) for a clique of k
+//     vertices in the order of that root (the degeneracy order if both), given up after 10 nodes
+//     per vertex (at least 2000). On Sanchis's san graphs the root bound is omega while the tabu
+//     search stops far below (san400_0.7_2: 18 of 30, san400_0.7_3: 17 of 22); the probe finds
+//     omega in 373 and 3,499 nodes. Elsewhere (the root's bound far above the clique: random
+//     graphs) the probe's colouring bounds end it within a few dozen nodes.
+// A clique the probe finds has k vertices and a root proves nothing larger: optimal.
 template <std::size_t Words>
 std::vector<int> startingClique(const typename MaxClique<Words>::Space& s,
                                 const typename MaxClique<Words>::Space& sorted) {
   using M = MaxClique<Words>;
-  std::vector<int> first = initialClique<Words>(s);
+  const auto proves = [&](int k) { return M::rootProves(s, k) || M::rootProves(sorted, k); };
+  std::vector<int> first = initialClique<Words>(s, {.enough = proves});
   const int known = static_cast<int>(first.size());
-  if (known == 0 || M::rootProves(sorted, known) || M::rootProves(s, known)) return first;
-  for (int target = known + 1; target <= known + 3; ++target)
-    if (M::rootProves(sorted, target)) {
-      const std::uint64_t n = static_cast<std::uint64_t>(s.n);
-      std::vector<int> second = initialClique<Words>(
-          s, {.steps = std::max<std::uint64_t>(20000, 250 * n), .tenure = 1, .stopAt = target});
-      return second.size() > first.size() ? second : first;
-    }
-  return first;
+  if (known == 0 || proves(known)) return first;
+
+  // A root that proves k proves any larger size too (it re-colours more), so one test at
+  // known + 16 rules out the graphs whose root bound is far above (most random graphs).
+  const int far = std::min(known + 16, s.n);
+  if (!proves(far)) return first;
+  int target = known + 1;
+  while (target < far && !proves(target)) ++target;
+  const std::uint64_t n = static_cast<std::uint64_t>(s.n);
+  if (target <= known + 3) {
+    std::vector<int> second =
+        initialClique<Words>(s, {.steps = std::max<std::uint64_t>(20000, 50 * n), .tenure = 1, .stopAt = target, .enough = nullptr});
+    return second.size() > first.size() ? second : first;
+  }
+  const bool bySorted = !M::rootProves(s, target);
+  const std::vector<int> c = probeClique<Words>(bySorted ? sorted : s, target, std::max<std::uint64_t>(2000, 10 * n));
+  if (c.empty()) return first;
+  if (!bySorted) return c;
+  std::vector<int> position(n);  // file vertex -> index in s
+  for (std::size_t i = 0; i < n; ++i) position[static_cast<std::size_t>(s.original[i])] = static_cast<int>(i);
+  std::vector<int> out;
+  for (int v : c) out.push_back(position[static_cast<std::size_t>(sorted.original[static_cast<std::size_t>(v)])]);
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace jackdaw::maxclique
