@@ -5,7 +5,7 @@
                                [--reps 5] [--out FILE] [--note TEXT]
 
 For NS (genus 36), UTS (T1L) and MaxClique (brock400_4): seq, then budget -b 100000, stack_stealing
-and depth_bounded (-d 20 for NS, -d 6 for UTS and MaxClique) on one worker and one process. With
+and depth_bounded (-d 20 for NS, -d 6 for UTS, -d 2 for MaxClique) on one worker and one process. With
 --baseline (an older build's folder), every run is repeated with that build's app, alternated with
 the new one inside each repetition; the order of the variants rotates each repetition, so drift in
 the machine's load reaches every variant alike. Time is the process's CPU time (user + system,
@@ -29,7 +29,7 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 APPS = {
     "ns": ("apps/ns/ns", ["-g", "36"], "20"),
     "uts": ("apps/uts/uts", ["--tree", "T1L"], "6"),
-    "maxclique": ("apps/maxclique/maxclique", [os.path.join(ROOT, "instances/dimacs/brock400_4.clq")], "6"),
+    "maxclique": ("apps/maxclique/maxclique", [os.path.join(ROOT, "instances/dimacs/brock400_4.clq")], "2"),
 }
 
 

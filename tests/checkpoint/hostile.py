@@ -83,6 +83,14 @@ def interrupt(p, after, timeout=120):
     return p.returncode, out, err
 
 
+def interrupt_searching(cmd, d, after=0.5):
+    """Starts cmd, waits until it searches (holds DIR/lock, however long its start took under load),
+    then interrupt(p, after): a fixed delay from the start let a slow start be interrupted in set-up."""
+    p = start(cmd)
+    started_search(p, d, timeout=60)
+    return interrupt(p, after)
+
+
 def folder_digest(d):
     """Where DIR/current points and the bytes of every file of that set."""
     link = os.path.join(d, "current")
@@ -147,7 +155,7 @@ def case_other_search(build, work):
     nq, ns = app(build, "nqueens"), app(build, "ns")
     ck = os.path.join(work, "ck")
     # nqueens 16 interrupted: its checkpoint is in ck.
-    rc, out, err = interrupt(start([nq, "-n", "16", "--skeleton", "budget", "--threads", "1", "--checkpoint", ck]), 1.0)
+    rc, out, err = interrupt_searching([nq, "-n", "16", "--skeleton", "budget", "--threads", "1", "--checkpoint", ck], ck)
     if not check(rc == 3 and "CHECKPOINT: saved" in out, f"nqueens 16 interrupted under --checkpoint: exit {rc}", out + err):
         return
     before = folder_digest(ck)
@@ -165,7 +173,7 @@ def case_other_search(build, work):
         check(not os.path.exists(os.path.join(ck, "lock")), f"{name}: no lock left behind")
     # The same search resumes there and saves there again.
     seq = manifest(ck)["sequence"]
-    rc, out, err = interrupt(start([nq, "-n", "16", "--skeleton", "budget", "--threads", "1", "--resume", ck, "--checkpoint", ck]), 1.0)
+    rc, out, err = interrupt_searching([nq, "-n", "16", "--skeleton", "budget", "--threads", "1", "--resume", ck, "--checkpoint", ck], ck)
     check(rc == 3 and manifest(ck)["sequence"] == seq + 1, f"nqueens 16 --resume ck --checkpoint ck: allowed, saved (exit {rc})", out + err)
     # A damaged set cannot be identified: refused, unless overwritten.
     shutil.copytree(ck, ck + "-damaged", symlinks=True)
@@ -183,7 +191,7 @@ def case_other_search(build, work):
     rc, out, err = run([ns, "-g", "24", "--skeleton", "budget", "--threads", "1", "--checkpoint", ck, "--checkpoint-overwrite"], timeout=120)
     ok = rc == 0 and all(f"{g}: {counts[g]}\n" in out for g in range(25)) and "--checkpoint-overwrite" in err
     check(ok, f"ns -g 24 --checkpoint-overwrite in nqueens' folder: runs, warns, right counts (exit {rc})", out + err)
-    rc, out, err = interrupt(start([ns, "-g", "45", "--skeleton", "budget", "--threads", "1", "--checkpoint", ck, "--checkpoint-overwrite"]), 1.0)
+    rc, out, err = interrupt_searching([ns, "-g", "45", "--skeleton", "budget", "--threads", "1", "--checkpoint", ck, "--checkpoint-overwrite"], ck)
     check(rc == 3 and manifest(ck)["identity"]["app"] == "ns", f"ns interrupted with --checkpoint-overwrite: its set replaced nqueens' (exit {rc})", out + err)
     rc, out, err = run([nq, "-n", "8", "--skeleton", "budget", "--checkpoint-overwrite"], timeout=60)
     check(rc == 2 and "--checkpoint-overwrite requires --checkpoint" in err, f"--checkpoint-overwrite alone: exit {rc}", err)

@@ -80,7 +80,9 @@ TEST(SavedOrder, EachLevelKeepsItsOrder) {
   bool seen[2] = {false, false};
   for (const auto& t : kept) {
     const int level = t.depth - 3;
-    if (seen[level]) EXPECT_GT(t.node.path, last[level]) << "level " << t.depth << " out of order";
+    if (seen[level]) {
+      EXPECT_GT(t.node.path, last[level]) << "level " << t.depth << " out of order";
+    }
     last[level] = t.node.path;
     seen[level] = true;
   }
