@@ -5,7 +5,7 @@
 //   void spawn(Node&& child, int depth)       receive such a child (already bound-tested)
 //   void afterNode(DepthFirst&)               after each visited node (stack stealing answers here)
 //   void afterBacktrack(DepthFirst&)          after each backtrack (budget counts these)
-// and may split work off the stack with split().shallowest() (or splitShallowest()).
+// and may split work off the stack with split().shallowest().
 //
 // On a stop the engine leaves its subtree at once. Normally the unexplored rest is dropped (and
 // rules.truncated says so); with rules.unexplored set it is kept instead: the root if it was not
@@ -63,11 +63,11 @@ class DepthFirst {
   static constexpr bool inPlace = std::default_initializable<Node>;
 
   DepthFirst(NodeRules<M, K>& rules, Hooks& hooks) : rules_(rules), hooks_(hooks) {}
-  // With storage kept by the caller: its chunks are this engine's until it is destroyed (the
-  // frames themselves are the engine's own, so the loop's stack fields stay in registers).
+  // With storage kept by the caller (empty: every engine empties its frames before giving the
+  // chunks back): its chunks are this engine's until it is destroyed, the frames the engine's own,
+  // so the loop's stack fields stay in registers.
   DepthFirst(NodeRules<M, K>& rules, Hooks& hooks, DfsStack<M, K>& storage)
       : rules_(rules), hooks_(hooks), storage_(&storage) {
-    storage.clear();  // it may hold the frames of a task that threw
     stack_.swapStorage(storage);
   }
   ~DepthFirst() {
@@ -130,11 +130,6 @@ class DepthFirst {
     typename DfsStack<M, K>::View frames_;
   };
   Split split() { return Split(rules_, stack_.view()); }
-
-  template <class Sink>
-  std::size_t splitShallowest(std::size_t maxTasks, Sink&& sink, bool acrossLevels = false) {
-    return split().shallowest(maxTasks, std::forward<Sink>(sink), acrossLevels);
-  }
 
  private:
   using Frame = DfsFrame<M, K>;
