@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 """Jackdaw's NS (`ns --skeleton seq`) against NumericMonoid (Fromentin & Hivert, src/Cilk++ built as
-its serial elision, one binary per genus bound), side by side on one machine.
+its serial elision, one binary per genus bound) and, with --rgd, against RGD (Bras-Amoros &
+Fernandez-Gonzalez's RGD.cpp), side by side on one machine.
 
     bench/ns/vs_numericmonoid.py NM_DIR JACKDAW_BUILD [--genera 36 38 40] [--reps 5] [--simd auto]
-                                 [--out FILE]
+                                 [--rgd PEERS_DIR/rgd/rgd] [--out FILE]
 
 NM_DIR holds nm-treewalk-gG for each genus G, as bench/peers/build_peers.sh builds them into PEERS_DIR/nm
 (g++ -O3 -march=x86-64-v3 -DMAX_GENUS=G). JACKDAW_BUILD is a build directory with apps/ns/ns.
-The two programs run alternately (NM, Jackdaw, NM, Jackdaw, ...) so that a change in the machine's
-load falls on both. Every run's counts per genus must agree (OEIS A007323), else the script stops.
+The programs run alternately (NM, [RGD,] Jackdaw, NM, ...) so that a change in the machine's load
+falls on all. Every run's counts per genus must agree (OEIS A007323), else the script stops. RGD
+counts only the semigroups of genus exactly G (`rgd G` prints `nG=COUNT`): that count must equal
+Jackdaw's at genus G. NumericMonoid and Jackdaw count every genus 0..G.
 Times: wall = the process from start to exit (startup included), CPU = its user + system seconds.
-Ratio = NumericMonoid / Jackdaw (above 1: Jackdaw is faster), per repetition, median [min, max].
+Ratio = peer / Jackdaw (above 1: Jackdaw is faster), per repetition, median [min, max].
 """
 import argparse
 import os
@@ -64,6 +67,13 @@ def jackdaw_counts(out, g):
     return [counts[i] for i in range(g + 1)]
 
 
+def rgd_count(out, g):
+    m = re.search(rf"^n{g}=(\d+)$", out, re.M)
+    if not m:
+        sys.exit(f"RGD output not understood:\n{out}")
+    return int(m.group(1))
+
+
 def spread(xs, fmt="{:.2f}"):
     return f"{fmt.format(statistics.median(xs))} [{fmt.format(min(xs))}, {fmt.format(max(xs))}]"
 
@@ -75,6 +85,7 @@ def main():
     ap.add_argument("--genera", type=int, nargs="+", default=[36, 38, 40])
     ap.add_argument("--reps", type=int, default=int(os.environ.get("REPS", 5)))
     ap.add_argument("--simd", default="auto", help="ns --simd (default auto: the widest the CPU has)")
+    ap.add_argument("--rgd", help="RGD binary (build_peers.sh: PEERS_DIR/rgd/rgd); adds its columns")
     ap.add_argument("--note", default="", help="a line for the results (e.g. what else ran)")
     ap.add_argument("--out", help="also write the markdown here")
     a = ap.parse_args()
@@ -92,13 +103,19 @@ def main():
     for g in a.genera:
         nm_cmd = [os.path.join(a.nm_dir, f"nm-treewalk-g{g}")]
         jd_cmd = [ns, "-g", str(g), "--skeleton", "seq", "--simd", a.simd]
-        nm_w, nm_c, jd_w, jd_c = [], [], [], []
+        nm_w, nm_c, jd_w, jd_c, rg_w, rg_c = [], [], [], [], [], []
         nodes = None
         for r in range(a.reps):
             out, w, c = timed(nm_cmd)
             nm = nm_counts(out, g)
             nm_w.append(w)
             nm_c.append(c)
+            rg = None
+            if a.rgd:
+                out, w, c = timed([a.rgd, str(g)])
+                rg = rgd_count(out, g)
+                rg_w.append(w)
+                rg_c.append(c)
             out, w, c = timed(jd_cmd)
             jd = jackdaw_counts(out, g)
             jd_w.append(w)
@@ -106,12 +123,16 @@ def main():
             if nm != jd:
                 bad = [i for i in range(g + 1) if nm[i] != jd[i]]
                 sys.exit(f"genus {g}: the counts differ at genus {bad}: NumericMonoid {nm}, Jackdaw {jd}")
+            if rg is not None and rg != jd[g]:
+                sys.exit(f"genus {g}: RGD counts {rg}, Jackdaw {jd[g]}")
             nodes = sum(jd)
             print(f"genus {g} rep {r + 1}: NM {nm_w[-1]:.2f} s ({nm_c[-1]:.2f} CPU), "
+                  + (f"RGD {rg_w[-1]:.2f} s ({rg_c[-1]:.2f} CPU), " if a.rgd else "") +
                   f"Jackdaw {jd_w[-1]:.2f} s ({jd_c[-1]:.2f} CPU)", file=sys.stderr, flush=True)
         ratio_w = [n / j for n, j in zip(nm_w, jd_w)]
         ratio_c = [n / j for n, j in zip(nm_c, jd_c)]
-        rows.append((g, nodes, nm_w, jd_w, ratio_w, nm_c, jd_c, ratio_c))
+        rg_ratio = [r / j for r, j in zip(rg_c, jd_c)]
+        rows.append((g, nodes, nm_w, jd_w, ratio_w, nm_c, jd_c, ratio_c, rg_c, rg_ratio))
     load1 = open("/proc/loadavg").read().split()[:3]
 
     t = []
@@ -120,19 +141,26 @@ def main():
     if a.note:
         t.append(f"- {a.note}")
     t.append(f"- command: `bench/ns/vs_numericmonoid.py NM_DIR JACKDAW_BUILD --genera {' '.join(map(str, a.genera))} "
-             f"--reps {a.reps} --simd {a.simd}`")
+             f"--reps {a.reps} --simd {a.simd}"
+             f"{' --rgd RGD' if a.rgd else ''}`")
     t.append(f"- NumericMonoid: `NM_DIR/nm-treewalk-gG` (no arguments: genus bound G compiled in, one thread)")
+    if a.rgd:
+        t.append("- RGD: `RGD G` (counts genus G only, one thread)")
     t.append(f"- Jackdaw: `JACKDAW_BUILD/apps/ns/ns -g G --skeleton seq --simd {a.simd}`")
-    t.append(f"- {a.reps} repetitions per genus, alternated NM, Jackdaw, NM, ...; both printed the same counts "
-             "for every genus 0..G (OEIS A007323) in every run")
+    t.append(f"- {a.reps} repetitions per genus, alternated NM, {'RGD, ' if a.rgd else ''}Jackdaw, NM, ...; "
+             "NM and Jackdaw printed the same counts for every genus 0..G (OEIS A007323) in every run"
+             + (", RGD the same count for genus G" if a.rgd else ""))
     t.append("- wall: process start to exit, startup included; CPU: user + system seconds; "
-             "median [min, max]; ratio NM / Jackdaw per repetition (above 1: Jackdaw faster)")
+             "median [min, max]; ratio peer / Jackdaw per repetition (above 1: Jackdaw faster)")
     t.append("")
-    t.append("| genus ≤ | nodes | NM wall s | Jackdaw wall s | ratio (wall) | NM CPU s | Jackdaw CPU s | ratio (CPU) |")
-    t.append("|---|---|---|---|---|---|---|---|")
-    for g, nodes, nm_w, jd_w, rw, nm_c, jd_c, rc in rows:
-        t.append(f"| {g} | {nodes} | {spread(nm_w)} | {spread(jd_w)} | **{spread(rw)}** | "
-                 f"{spread(nm_c)} | {spread(jd_c)} | {spread(rc)} |")
+    rg_head = " RGD CPU s | RGD / Jackdaw (CPU) |" if a.rgd else ""
+    t.append("| genus ≤ | nodes | NM wall s | Jackdaw wall s | ratio (wall) | NM CPU s | Jackdaw CPU s | NM / Jackdaw (CPU) |"
+             + rg_head)
+    t.append("|---|---|---|---|---|---|---|---|" + ("---|---|" if a.rgd else ""))
+    for g, nodes, nm_w, jd_w, rw, nm_c, jd_c, rc, rg_c, rgr in rows:
+        t.append(f"| {g} | {nodes} | {spread(nm_w)} | {spread(jd_w)} | {spread(rw)} | "
+                 f"{spread(nm_c)} | {spread(jd_c)} | **{spread(rc)}** |"
+                 + (f" {spread(rg_c)} | **{spread(rgr)}** |" if a.rgd else ""))
     benchlib.emit("\n".join(t) + "\n", a.out)
 
 

@@ -2,7 +2,7 @@
 # Builds the specialist programs Jackdaw is measured against, OUTSIDE this repository, and checks
 # their answers on small instances. Their code never enters the repository.
 #
-#   UTS_GIT=DIR CLISAT_GIT=DIR GSS_GIT=DIR CXXOPTS_GIT=DIR NM_GIT=DIR bench/peers/build_peers.sh PEERS_DIR
+#   UTS_GIT=DIR CLISAT_GIT=DIR GSS_GIT=DIR CXXOPTS_GIT=DIR NM_GIT=DIR RGD_GIT=DIR bench/peers/build_peers.sh PEERS_DIR
 #
 # Each *_GIT is a local git directory (a clone or a bare mirror) of the peer's public repository:
 #   UTS_GIT      perarnau/uts                       UTS 2.1 reference (via bench/uts_reference/build.sh)
@@ -10,9 +10,10 @@
 #   GSS_GIT      ciaranm/glasgow-subgraph-solver    subgraph and clique solvers
 #   CXXOPTS_GIT  jarro2783/cxxopts                  the Glasgow solver's FetchContent pin (v3.3.1)
 #   NM_GIT       hivert/NumericMonoid               Fromentin & Hivert's src/Cilk++, as its serial elision
+#   RGD_GIT      mbrasamoros/RGD-algorithm          Bras-Amoros & Fernandez-Gonzalez's RGD.cpp (serial)
 # Environment (optional):
-#   PEERS="uts clisat glasgow nm"   which peers to build (default: all four; their *_GIT only when built)
-#   MARCH=x86-64-v3                 -march for the Glasgow solver and NumericMonoid (their own default,
+#   PEERS="uts clisat glasgow nm rgd"  which peers to build (default: all five; their *_GIT only when built)
+#   MARCH=x86-64-v3                 -march for the Glasgow solver, NumericMonoid and RGD (their own default,
 #                                   -march=native, is not portable between machines)
 #   NM_GENERA="28 30 36 38 40"      NumericMonoid's genus bound is a compile-time constant: one binary each
 #   CHECK=1                         0 skips the answer checks
@@ -23,6 +24,7 @@
 #   PEERS_DIR/glasgow/{glasgow_subgraph_solver,glasgow_clique_solver}
 #                                    (bench/peers/vs_glasgow_sip.py PEERS_DIR/glasgow/glasgow_subgraph_solver ...)
 #   PEERS_DIR/nm/nm-treewalk-gG                         (bench/ns/vs_numericmonoid.py PEERS_DIR/nm ...)
+#   PEERS_DIR/rgd/rgd                                   (rgd G prints nG=...; vs_numericmonoid.py --rgd)
 #   PEERS_DIR/src/... (checked-out sources), PEERS_DIR/build/... (build trees and logs)
 # Needs: git, gcc/g++ (C++20 for the Glasgow solver; GCC 12 works), cmake >= 3.21, ninja, libgmp-dev,
 # an MPI (libopenmpi-dev, for uts-mpi-ws). Every compile runs under `nice -n 19`. See bench/peers/README.md.
@@ -40,7 +42,7 @@ case "$DEST/" in
 esac
 mkdir -p "$DEST"
 
-PEERS=${PEERS:-uts clisat glasgow nm}
+PEERS=${PEERS:-uts clisat glasgow nm rgd}
 MARCH=${MARCH:-x86-64-v3}
 NM_GENERA=${NM_GENERA:-28 30 36 38 40}
 CHECK=${CHECK:-1}
@@ -53,6 +55,7 @@ CLISAT_SHA=c33e95292463ff635e9e6f7f5a0504d498ad984e   # 2022-04-17 "binary relea
 GSS_SHA=1217f5b82ce62c2c2f227002eedb029765da74f3      # "Remove the GAP symmetry-detection interface (#67)"
 CXXOPTS_SHA=44380e5a44706ab7347f400698c703eb2a196202  # v3.3.1, the pin in the Glasgow solver's CMakeLists.txt
 NM_SHA=8d3a5de41f366c60f684d15139e7ae3574ca0449       # 2024-11-02 "reformat table"
+RGD_SHA=3c723821b02783d1918a019d3cc5c5a7bbf1caab   # 2020-02-03 README update; RGD.cpp as uploaded 2019-12-29 (549ce23)
 
 want() { case " $PEERS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 need_git() { local var=$1 name=$2
@@ -172,8 +175,20 @@ EOF
   echo "NumericMonoid: $DEST/nm/nm-treewalk-g{${NM_GENERA// /,}} ($NM_SHA, -march=$MARCH)"
 fi
 
+# ---- 5. RGD (Bras-Amoros & Fernandez-Gonzalez, "The right-generators descendant of a numerical semigroup",
+#         Math. Comp. 2020): RGD.cpp, the serial program that first computed n71 and n72. Its README compiles it
+#         with `gcc -Wall` and no optimisation; here -O3 -march=$MARCH as for NumericMonoid. It counts the
+#         semigroups of exactly the genus given on its command line: `rgd G` prints `nG=COUNT`.
+if want rgd; then
+  need_git RGD_GIT mbrasamoros/RGD-algorithm
+  clone "$RGD_GIT" src/RGD-algorithm "$RGD_SHA" RGD.cpp
+  mkdir -p rgd
+  $NICE g++ -O3 -march="$MARCH" -DNDEBUG -w src/RGD-algorithm/RGD.cpp -o rgd/rgd
+  echo "RGD: $DEST/rgd/rgd ($RGD_SHA, -march=$MARCH)"
+fi
+
 [ "$CHECK" = 0 ] && exit 0
-# ---- 5. Answer checks on small instances with known answers (instances/*/ANSWERS.tsv, OEIS A007323).
+# ---- 6. Answer checks on small instances with known answers (instances/*/ANSWERS.tsv, OEIS A007323).
 echo "answer checks:"
 if want uts; then
   check 'Tree size = 4112897,' uts/uts-seq -t 0 -b 2000 -q 0.124875 -m 8 -r 42   # T3
@@ -202,6 +217,10 @@ if want nm; then
       30) check '(^| )5646773 *$' nm/nm-treewalk-g30 ;;
     esac
   done
+fi
+if want rgd; then
+  check '^n30=5646773$' rgd/rgd 30   # OEIS A007323
+  check '^n35=66687201$' rgd/rgd 35
 fi
 echo "answer checks: $FAILS failed"
 exit "$FAILS"

@@ -75,6 +75,29 @@ struct TwoLevels {
   };
 };
 
+// The same strings, with a generator that drops its leaf children (DropsLeaves); Lies makes it
+// drop a child that has children (at length 3, which always has one).
+template <bool Lies>
+struct LeafDropper {
+  using Base = NoAdjacentOnes<Skew::None>;
+  using Space = Base::Space;
+  using Node = Base::Node;
+  struct Generator : Base::Generator {
+    Generator(const Space& s, const Node& p) : Base::Generator(s, p), length(s.length) {}
+    // Only the strings of full length are leaves; their parents are the strings one shorter.
+    std::size_t dropLeaves() {
+      if (parent.len + 1 != length && !(Lies && parent.len == 3)) return 0;
+      const std::size_t k = numChildren;
+      numChildren = 0;
+      dropped = true;
+      return k;
+    }
+    bool hasNext() const { return !dropped && Base::Generator::hasNext(); }  // it says what is left
+    int length;
+    bool dropped = false;
+  };
+};
+
 skeletons::Settings twoWorkers(const std::string& name) {
   skeletons::Settings s;
   s.parallel.runtime.threads = skeletons::isParallel(name) ? 2 : 1;
@@ -147,5 +170,24 @@ TEST(GeneratorCheck, ChildCountOfNextIsChecked) {
     }
     EXPECT_NE(what.find("TwoLevels"), std::string::npos) << name << ": " << what;
     EXPECT_NE(what.find("countChildrenOfNext() = 2"), std::string::npos) << name << ": " << what;
+  }
+}
+
+TEST(GeneratorCheck, DroppedLeavesAreChecked) {
+  for (const auto& name : skeletons::names()) {
+    StopFlag stop;
+    // Strings of length <= 10: F(2) + ... + F(12) = 375, those of length 10 dropped and counted.
+    auto r = skeletons::run<LeafDropper<false>, Enumeration<CountNodes>>(name, {}, {}, {}, stop, twoWorkers(name));
+    EXPECT_EQ(r.enumerator.get(), 375u) << name;
+    EXPECT_EQ(r.stats.nodes, 375u) << name;
+    std::string what;
+    try {
+      StopFlag stop2;
+      skeletons::run<LeafDropper<true>, Enumeration<CountNodes>>(name, {}, {}, {}, stop2, twoWorkers(name));
+    } catch (const std::exception& e) {
+      what = e.what();
+    }
+    EXPECT_NE(what.find("LeafDropper"), std::string::npos) << name << ": " << what;
+    EXPECT_NE(what.find("dropLeaves() dropped"), std::string::npos) << name << ": " << what;
   }
 }

@@ -129,6 +129,7 @@ TEST(RecursiveSearch, SameAsDepthFirstOnEnumerations) {
       expectSame<toy::Queens, Enumeration<toy::CountSolutions>>({n}, {}, p, what);
       expectSame<toy::Queens, Enumeration<CountByDepth<toy::RowOf>>>({n}, {}, p, what + " in bulk");
       expectSame<toy::QueensTwoLevels, Enumeration<CountByDepth<toy::RowOf>>>({n}, {}, p, what + " two levels in bulk");
+      expectSame<toy::QueensUnleaved, Enumeration<CountByDepth<toy::RowOf>>>({n}, {}, p, what + " leaves dropped");
     }
   }
 }

@@ -67,6 +67,35 @@ TEST(Seq, TwoLevelBulkCountingMatchesOneLevel) {
   }
 }
 
+TEST(Seq, DroppedLeavesCountedAsBuilt) {
+  // Leaves dropped by the generator (QueensUnleaved) against leaves built (Queens): the same counts
+  // per row, nodes, backtracks and deepest level, at every depth limit; and some were dropped.
+  using E = Enumeration<CountByDepth<toy::RowOf>>;
+  static_assert(DfsSteps<toy::QueensUnleaved, E>::dropsLeaves);
+  static_assert(!DfsSteps<toy::QueensUnleaved, Optimisation>::dropsLeaves);  // leaves must be visited there
+  const auto before = toy::QueensUnleaved::Generator::dropped.load();
+  for (int n : {6, 8}) {
+    for (int d = -1; d <= n + 1; ++d) {
+      SearchParams<int> p;
+      p.maxDepth = d;
+      auto built = seq::search<toy::Queens, E>({n}, {}, p);
+      auto dropped = seq::search<toy::QueensUnleaved, E>({n}, {}, p);
+      auto counts = [](std::vector<std::uint64_t> c) {
+        while (!c.empty() && c.back() == 0) c.pop_back();
+        return c;
+      };
+      EXPECT_EQ(counts(dropped.enumerator.get()), counts(built.enumerator.get())) << "n " << n << " depth " << d;
+      EXPECT_EQ(dropped.stats.nodes, built.stats.nodes) << "n " << n << " depth " << d;
+      EXPECT_EQ(dropped.stats.backtracks, built.stats.backtracks) << "n " << n << " depth " << d;
+      EXPECT_EQ(dropped.stats.maxDepth, built.stats.maxDepth) << "n " << n << " depth " << d;
+    }
+    SearchParams<int> p;
+    auto solutions = seq::search<toy::QueensUnleaved, Enumeration<CountByDepth<toy::RowOf>>>({n}, {}, p);
+    EXPECT_EQ(solutions.enumerator.get().at(n), n == 6 ? 4u : 92u);  // OEIS A000170
+  }
+  EXPECT_GT(toy::QueensUnleaved::Generator::dropped.load(), before);
+}
+
 TEST(Seq, QueensKnownCounts) {
   // OEIS A000170.
   const std::uint64_t known[] = {1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724};

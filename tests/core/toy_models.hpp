@@ -1,6 +1,8 @@
 // Small models with answers known in closed form, for testing the engine and the skeletons.
 #pragma once
 
+#include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -70,6 +72,33 @@ struct QueensTwoLevels {
       return Queens::Generator(space, c).numChildren;
     }
     const Space& space;
+  };
+};
+
+// QueensTwoLevels whose generator also drops its leaf children (dead ends and solutions: no
+// children of their own), which an enumeration then counts without building (DropsLeaves).
+// `dropped` counts them over every search, so a test can see that the engine asked.
+struct QueensUnleaved {
+  using Space = Queens::Space;
+  using Node = Queens::Node;
+  struct Generator : QueensTwoLevels::Generator {
+    using QueensTwoLevels::Generator::Generator;
+    std::size_t dropLeaves() {
+      std::size_t k = 0;
+      for (std::uint32_t rest = free; rest != 0; rest &= rest - 1) {
+        const std::uint32_t bit = rest & -rest;
+        const Node c{parent.row + 1, parent.row + 1 == n, parent.cols | bit, (parent.diag1 | bit) << 1,
+                     (parent.diag2 | bit) >> 1};
+        if (Queens::Generator(space, c).numChildren == 0) {
+          free &= ~bit;
+          ++k;
+        }
+      }
+      numChildren -= static_cast<int>(k);
+      dropped += k;
+      return k;
+    }
+    inline static std::atomic<std::uint64_t> dropped{0};
   };
 };
 

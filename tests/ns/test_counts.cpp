@@ -48,28 +48,35 @@ struct Outcome {
   SearchStats stats;
 };
 
-Outcome countUpTo(ns::Simd simd, int genus, int forceSize) {
+Outcome countUpTo(ns::Simd simd, int genus, int forceSize, ns::Space space = {}) {
   return ns::withModel(
       simd, genus,
       [&]<class M>() {
         SearchParams<long long> p;
         p.maxDepth = genus;
-        auto r = seq::search<M, ns::Kind>({}, M::root(), p);
+        auto r = seq::search<M, ns::Kind>(space, M::root(), p);
         const auto& c = r.enumerator.get();
         return Outcome{{c.begin(), c.begin() + genus + 1}, r.stats};
       },
       forceSize);
 }
 
+// With the leaves counted from their parent (the unleaved tree, the default) and with every node
+// built: the same counts, nodes, backtracks and depth.
 void expectKnown(ns::Simd simd, int genus, int size) {
   static const Known known = readKnown();
   ASSERT_GE(known.count.size(), static_cast<std::size_t>(genus + 1)) << "the TSV lacks genus " << genus;
-  const Outcome o = countUpTo(simd, genus, size);
-  for (int g = 0; g <= genus; ++g)
-    EXPECT_EQ(o.counts[g], known.count.at(g)) << ns::toString(simd) << " size " << size << " genus " << g;
-  // Every semigroup of genus <= G is one node of the tree, the root N included.
-  EXPECT_EQ(o.stats.nodes, known.cumulative.at(genus)) << ns::toString(simd);
-  EXPECT_EQ(o.stats.maxDepth, static_cast<std::uint64_t>(genus));
+  const Outcome built = countUpTo(simd, genus, size, {.buildLeaves = true});
+  for (const bool buildLeaves : {false, true}) {
+    const Outcome o = buildLeaves ? built : countUpTo(simd, genus, size, {.buildLeaves = false});
+    const std::string what = std::string(ns::toString(simd)) + " size " + std::to_string(size) +
+                             (buildLeaves ? " leaves built" : " leaves counted");
+    for (int g = 0; g <= genus; ++g) EXPECT_EQ(o.counts[g], known.count.at(g)) << what << " genus " << g;
+    // Every semigroup of genus <= G is one node of the tree, the root N included.
+    EXPECT_EQ(o.stats.nodes, known.cumulative.at(genus)) << what;
+    EXPECT_EQ(o.stats.maxDepth, static_cast<std::uint64_t>(genus)) << what;
+    EXPECT_EQ(o.stats.backtracks, built.stats.backtracks) << what;
+  }
 }
 
 TEST(NsCounts, Genus0To30EveryVariantSmallNode) {

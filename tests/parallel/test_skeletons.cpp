@@ -111,6 +111,23 @@ TEST_P(SkeletonVsSeq, TwoLevelBulkCountingKeepsCountsAndTasks) {
   }
 }
 
+TEST_P(SkeletonVsSeq, DroppedLeavesKeepCounts) {
+  // Leaves dropped by the generator and counted from their parent (QueensUnleaved) against leaves
+  // built (Queens): the same counts, nodes and deepest level on every skeleton.
+  using E = Enumeration<CountByDepth<toy::RowOf>>;
+  for (int d : {-1, 7}) {
+    SearchParams<int> p = small(SearchParams<int>{});
+    p.maxDepth = d;
+    for (int rep = 0; rep < 3; ++rep) {
+      auto built = partest::run<toy::Queens, E>(GetParam().skeleton, GetParam().workers, {9}, {}, p);
+      auto dropped = partest::run<toy::QueensUnleaved, E>(GetParam().skeleton, GetParam().workers, {9}, {}, p);
+      ASSERT_EQ(dropped.enumerator.get(), built.enumerator.get()) << "depth " << d << " run " << rep;
+      ASSERT_EQ(dropped.stats.nodes, built.stats.nodes);
+      ASSERT_EQ(dropped.stats.maxDepth, built.stats.maxDepth);
+    }
+  }
+}
+
 TEST_P(SkeletonVsSeq, QueensSolutionCounts) {
   // OEIS A000170.
   const std::uint64_t known[] = {1, 1, 0, 0, 2, 10, 4, 40, 92};

@@ -25,8 +25,9 @@ struct Summary {
 // loops are still compiled per variant, through Model::hot.
 template <class M>
 [[gnu::noinline]] jackdaw::SearchResult<M, jackdaw::ns::Kind> runParallel(jackdaw::app::AppContext& ctx,
+                                                                        const jackdaw::ns::Space& space,
                                                                         const jackdaw::SearchParams<long long>& p) {
-  return jackdaw::app::runSearch<M, jackdaw::ns::Kind>(ctx, {}, M::root(), p);
+  return jackdaw::app::runSearch<M, jackdaw::ns::Kind>(ctx, space, M::root(), p);
 }
 }  // namespace
 
@@ -34,6 +35,7 @@ int main(int argc, char** argv) {
   using namespace jackdaw;
   int genus = -1;
   std::string simdName = "auto";
+  std::string leaves = "count";
   auto setup = [&](CLI::App& cli) {
     cli.add_option("-g,--genus", genus, "Count the semigroups of genus 0..G")
         ->required()
@@ -41,20 +43,26 @@ int main(int argc, char** argv) {
     cli.add_option("--simd", simdName, "Kernels: auto (widest the CPU has), avx512, avx2, sse2, scalar")
         ->capture_default_str()
         ->check(CLI::IsMember({"auto", "avx512", "avx2", "sse2", "scalar"}));
+    cli.add_option("--leaves", leaves,
+                   "count: the tree's leaves are counted from their parent, not built (the unleaved tree); "
+                   "build: every node is built. The same counts")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"count", "build"}));
   };
   auto body = [&](app::AppContext& ctx) -> int {
     const ns::Simd simd = *ns::parseSimd(simdName);
     if (!ns::cpuHas(simd)) throw InputError("--simd " + simdName + ": this CPU lacks the instructions");
     SearchParams<long long> params;
     params.maxDepth = genus;
+    const ns::Space space{.buildLeaves = leaves == "build"};
     const Summary s = ns::withModel(simd, genus, [&]<class M>() {
       SearchResult<M, ns::Kind> r;
       if (app::settleSkeleton<ns::Kind>(ctx) == "seq" && ctx.size == 1) {
         app::checkSetupAcrossRanks(ctx);
         app::ProgressLog progress(ctx);
-        r = seq::search<M, ns::Kind>({}, M::root(), params, ctx.stop, &ctx.features->progress.live);
+        r = seq::search<M, ns::Kind>(space, M::root(), params, ctx.stop, &ctx.features->progress.live);
       } else {
-        r = runParallel<M>(ctx, params);
+        r = runParallel<M>(ctx, space, params);
       }
       const auto& c = r.enumerator.get();
       return Summary{{c.begin(), c.begin() + genus + 1}, r.stats, r.seconds, r.stop};
@@ -68,7 +76,7 @@ int main(int argc, char** argv) {
     }
     a.line("total", total);
     a.line("simd", std::string(ns::toString(simd)) + " (node size " + std::to_string(ns::nodeSizeFor(genus)) + ")");
-    a.fields = {{"genus", genus}, {"simd", ns::toString(simd)}, {"node_size", ns::nodeSizeFor(genus)}};
+    a.fields = {{"genus", genus}, {"simd", ns::toString(simd)}, {"node_size", ns::nodeSizeFor(genus)}, {"leaves", leaves}};
     a.result = {{"counts", s.counts}, {"total", total}};
     return app::finish(ctx, s.stats, s.seconds, s.stop, a);
   };

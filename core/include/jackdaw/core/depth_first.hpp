@@ -17,7 +17,8 @@
 //
 // An enumeration with a depth limit counts the last level (accumulateChildren) or the last two
 // (accumulateGrandchildren with the generator's countChildrenOfNext; model.hpp) without building
-// those nodes. The counts, the node total and the backtracks are what building them would give.
+// those nodes, and anywhere the leaf children that a generator drops (dropLeaves). The counts,
+// the node total and the backtracks are what building them would give.
 // Those steps, and building a generator, are dfs_steps.hpp's, shared with RecursiveSearch.
 #pragma once
 
@@ -169,6 +170,7 @@ class DepthFirst {
     }
     if constexpr (Steps::seesIncumbent) f.gen.emplace(rules_.space(), f.node, rules_.view());
     else f.gen.emplace(rules_.space(), f.node);
+    Steps::countDroppedLeaves(rules_, *f.gen, f.node, f.depth);
     f.remaining = static_cast<std::size_t>(f.gen->numChildren);
     f.declared = f.remaining;
     return true;

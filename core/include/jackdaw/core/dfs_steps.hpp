@@ -1,8 +1,9 @@
 // The steps of a depth-first search that both engines take the same way: DepthFirst (an explicit
 // stack of frames, which skeletons steer through hooks and split work from) and RecursiveSearch
 // (the seq skeleton's, on the call stack). Building a node's generator, and the enumeration's
-// counts in bulk at the depth limit: the last level (countLeaves) or the last two (countTwoLevels),
-// without building those nodes, giving the counts, node total and backtracks building them would.
+// counts in bulk: the last level above the depth limit (countLeaves), the last two
+// (countTwoLevels), and the leaf children a generator drops anywhere (countDroppedLeaves), without
+// building those nodes, giving the counts, node total and backtracks building them would.
 #pragma once
 
 #include <concepts>
@@ -97,6 +98,36 @@ struct DfsSteps {
       countedInBulk(rules, k + grandchildren, d + (grandchildren > 0 ? 2 : k > 0 ? 1 : 0));
       ++rules.stats.backtracks;
     }
+  }
+
+  // n's generator, about to give n's children one by one (n visited at depth d): where the
+  // generator can tell its leaf children (model.hpp, DropsLeaves), it drops them and they are
+  // counted here, with the nodes and backtracks that building them would have given.
+  static constexpr bool dropsLeaves = isEnumeration<K> && DropsLeaves<Generator> &&
+                                      CountsChildrenInBulk<typename T::Enum, Node>;
+  [[gnu::always_inline]] static void countDroppedLeaves(NodeRules<M, K>& rules, Generator& gen, const Node& n, int d) {
+    if constexpr (dropsLeaves) {
+      const auto k = static_cast<std::size_t>(gen.dropLeaves());
+      if constexpr (kCheckModels) checkDropped(rules, n, gen, k);
+      if (k > 0) {
+        rules.acc.accumulateChildren(n, k);
+        countedInBulk(rules, k, d + 1);
+        rules.stats.backtracks += k;
+      }
+    }
+  }
+
+  // Checked builds: the generator's children, built, include at least the k it dropped as leaves.
+  static void checkDropped(NodeRules<M, K>& rules, const Node& n, const Generator& gen, std::size_t k) {
+    Generator full = generator(rules, n);
+    const auto all = static_cast<std::size_t>(full.numChildren);
+    std::size_t leaves = 0;
+    for (std::size_t i = 0; i < all; ++i) {
+      Check::beforeNext(full, all, i);
+      const Node c = full.next();
+      leaves += generator(rules, c).numChildren == 0;
+    }
+    Check::droppedLeaves(all, static_cast<std::size_t>(gen.numChildren), k, leaves);
   }
 
   // On a stop, whether a node visited at depth d still had work below it.

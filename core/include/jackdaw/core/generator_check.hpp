@@ -72,6 +72,18 @@ struct GeneratorCheck {
         fail("countChildrenOfNext() = " + std::to_string(counted) + " for child " + std::to_string(index + 1) +
              ", but that child's Generator has numChildren = " + std::to_string(built));
   }
+  // dropLeaves() returned `dropped` on a generator that had `all` children and has `left`; `leaves`
+  // of those children, built, have no children of their own.
+  static void droppedLeaves(std::size_t all, std::size_t left, std::size_t dropped, std::size_t leaves) {
+    if constexpr (kCheckModels) {
+      if (left + dropped != all)
+        fail("dropLeaves() returned " + std::to_string(dropped) + " but numChildren went from " +
+             std::to_string(all) + " to " + std::to_string(left) + "; lower numChildren by what it returns");
+      if (dropped > leaves)
+        fail("dropLeaves() dropped " + std::to_string(dropped) + " children but only " + std::to_string(leaves) +
+             " of the " + std::to_string(all) + " have no children of their own");
+    }
+  }
   // After `declared` calls of next(): the generator must have no more.
   static void atEnd(const G& g, std::size_t declared) {
     if constexpr (kCheckModels && knowsEnd)

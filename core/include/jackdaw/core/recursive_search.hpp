@@ -93,6 +93,7 @@ class RecursiveSearch {
     }
     StopFlag& stop = rules_.stop();
     Generator gen = Steps::generator(rules_, n);
+    Steps::countDroppedLeaves(rules_, gen, n, d);
     const auto declared = static_cast<std::size_t>(gen.numChildren);
     std::size_t remaining = declared;
     [[maybe_unused]] bool cut = false;  // a level prune ended the children early (checked builds)

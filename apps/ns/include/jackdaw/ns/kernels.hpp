@@ -36,11 +36,6 @@
 #define JACKDAW_NS_AVX2_TARGET "avx2,bmi,bmi2,popcnt"
 #define JACKDAW_NS_AVX512_TARGET "avx512f,avx512bw,bmi,bmi2,popcnt"
 
-// The instruction sets of the Avx2 and Avx512 variants: every function of a variant, hot() and
-// the dispatch entry points (dispatch.hpp) carry the same set, so that all of it inlines into one loop.
-#define JACKDAW_NS_AVX2_TARGET "avx2,bmi,bmi2,popcnt"
-#define JACKDAW_NS_AVX512_TARGET "avx512f,avx512bw,bmi,bmi2,popcnt"
-
 namespace jackdaw::ns {
 
 namespace detail {
@@ -191,8 +186,9 @@ struct Avx2 {
 // The AVX2 kernel, in a loop compiled for AVX-512. Its 512-bit form (one register per gens word,
 // k-mask compares) ran 8 % slower on the AMD EPYC (Zen 4: family 25, model 17) of
 // bench/results/vs-peers.md, likely because every 64-byte load of the parent at an offset crosses
-// a cache line, and Zen 4 runs 512-bit operations as two 256-bit halves anyway. It stays a
-// variant of its own for --simd, and for CPUs where the wider kernel would win.
+// a cache line, and Zen 4 runs 512-bit operations as two 256-bit halves anyway. On Zen 5 (family
+// 26), whose 512-bit units are whole, it was slower too (genus <= 36: 0.86-0.90 s against 0.80-0.82 s).
+// It stays a variant of its own for --simd, and for CPUs where the wider kernel would win.
 struct Avx512 {
   static constexpr const char* name = "avx512";
   template <class F>

@@ -6,6 +6,9 @@
 //   auto r = jackdaw::seq::search<M, jackdaw::ns::Kind>({}, M::root(), p);
 //   r.enumerator.get()[g]                                     // semigroups of genus g, g <= G
 //
+// Leaves of the tree (semigroups without children) are counted from their parent without being
+// built (Space::buildLeaves, Generator::dropLeaves): about 37 % of the nodes at every genus.
+//
 // Node<Size> holds genera up to Size / 3 (128: 42, 256: 85); deeper nodes get no children, so keep
 // maxDepth <= M::maxGenus. Prefer withModel() (dispatch.hpp): it picks the size and compiles the
 // whole search for the chosen instruction set.
@@ -23,7 +26,12 @@
 
 namespace jackdaw::ns {
 
-struct Space {};  // the tree needs no problem data: the depth limit is params.maxDepth
+// The tree needs no problem data (the depth limit is params.maxDepth), only how to search it.
+struct Space {
+  // Build every node, leaves too (true), or count the leaves from their parent (false: the
+  // unleaved tree, Generator::dropLeaves). The same counts either way.
+  bool buildLeaves = false;
+};
 
 template <class Isa, int Size>
 struct Generator {
@@ -31,7 +39,7 @@ struct Generator {
 
   // always_inline: without it GCC 12 kept these two out of line in the skeletons' hot loops
   // ("callee refers to comdat-local symbols"), a call and a libgcc popcount per node.
-  [[gnu::always_inline]] Generator(const Space&, const Node<Size>& p) : parent(p) {
+  [[gnu::always_inline]] Generator(const Space& s, const Node<Size>& p) : parent(p), countsLeaves(!s.buildLeaves) {
     if (p.g >= Node<Size>::maxGenus) {  // its children would not fit in the node
       for (auto& b : bits) b = 0;
       return;
@@ -57,6 +65,26 @@ struct Generator {
     return detail::childrenWithout(parent, x);
   }
 
+  // The unleaved tree (after Bras-Amoros, 2025): the children that have no children themselves
+  // are counted, not built. Only the largest child can be such a leaf: a child S \ {x} keeps as
+  // generators the parent's generators y in (x, x + m), so every child but the last has the last.
+  [[gnu::always_inline]] int dropLeaves() {
+    if (!countsLeaves || numChildren == 0) return 0;
+    if (parent.g + 1 >= Node<Size>::maxGenus) {  // every child is a leaf (its Generator says so)
+      const int k = numChildren;
+      for (auto& b : bits) b = 0;
+      numChildren = 0;
+      return k;
+    }
+    int w = words - 1;
+    while (bits[w] == 0) --w;
+    const int j = 63 - std::countl_zero(bits[w]);
+    if (detail::childrenWithout(parent, parent.c + 64 * w + j) != 0) return 0;
+    bits[w] &= ~(std::uint64_t{1} << j);
+    --numChildren;
+    return 1;
+  }
+
   [[gnu::always_inline]] static int ones(const std::uint64_t (&mask)[words]) { return detail::ones<words>(mask); }
 
   // The next generator x >= c (the smallest left), taken off the mask.
@@ -69,6 +97,7 @@ struct Generator {
   }
 
   const Node<Size>& parent;
+  bool countsLeaves;
   std::uint64_t bits[words];
   int numChildren = 0;
 };
