@@ -11,7 +11,6 @@
 #pragma once
 
 #include <algorithm>
-#include <concepts>
 #include <cstddef>
 #include <utility>
 
@@ -61,16 +60,10 @@ class RecursiveSearch {
   static constexpr int kLevels =
       static_cast<int>(std::max<std::size_t>(1, (std::size_t{256} << 10) / (sizeof(Node) + sizeof(Generator) + 256)));
 
-  // The next child, built in its own variable (in place when the generator can).
-  static Node child(Generator& gen) {
-    if constexpr (GeneratesInPlace<Generator, Node> && std::default_initializable<Node>) {
-      Node c;
-      gen.nextInto(c);
-      return c;
-    } else {
-      return gen.next();
-    }
-  }
+  // The next child, built in its own variable: next()'s value initialises it directly (a prvalue,
+  // so no copy). nextInto(), for writing into an existing frame, is DepthFirst's: here it measured
+  // slower (UTS T1L seq 7.8 s against 7.0 s, AMD EPYC Zen 5).
+  static Node child(Generator& gen) { return gen.next(); }
 
   // Returns false for a stop, having marked the search truncated if this level had children left.
   bool stopped(std::size_t remaining) {
