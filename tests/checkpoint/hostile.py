@@ -91,6 +91,14 @@ def interrupt_searching(cmd, d, after=0.5):
     return interrupt(p, after)
 
 
+def interrupt_taking_over(cmd, d, after=0.5):
+    """interrupt_searching for a job started on a planted lock file: DIR/lock exists before the job
+    runs, so wait until the job holds it (flock), not until it exists."""
+    p = start(cmd)
+    lock_held(os.path.join(d, "lock"), timeout=60)
+    return interrupt(p, after)
+
+
 def folder_digest(d):
     """Where DIR/current points and the bytes of every file of that set."""
     link = os.path.join(d, "current")
@@ -231,7 +239,7 @@ def case_lock(build, work):
     # Stale: this host, a process that is gone. Taken over, with a warning.
     with open(os.path.join(ck, "lock"), "w") as f:
         json.dump({"host": host, "pid": dead_pid(), "app": "nqueens", "since": "earlier"}, f)
-    rc, out, err = interrupt(start(resume), 1.0)
+    rc, out, err = interrupt_taking_over(resume, ck)
     check(rc == 3 and re.search(r"took over the stale lock", err) and "CHECKPOINT: saved" in out,
           f"a stale lock is taken over with a warning (exit {rc})", out + err)
     check(not os.path.exists(os.path.join(ck, "lock")), "the lock taken over is gone after the exit")
@@ -240,7 +248,7 @@ def case_lock(build, work):
     time.sleep(0.3)
     with open(os.path.join(ck, "lock"), "w") as f:
         json.dump({"host": host, "pid": zombie.pid, "app": "nqueens", "since": "earlier"}, f)
-    rc, out, err = interrupt(start(resume), 1.0)
+    rc, out, err = interrupt_taking_over(resume, ck)
     zombie.wait()
     check(rc == 3 and re.search(r"took over the stale lock", err) and "CHECKPOINT: saved" in out,
           f"a lock naming a zombie process is taken over with a warning (exit {rc})", out + err)
@@ -260,7 +268,7 @@ def case_lock(build, work):
     # lock says its job is gone. Taken over.
     with open(os.path.join(ck, "lock"), "w") as f:
         json.dump({"host": "container-7", "boot_id": boot_id(), "pid": 1, "app": "nqueens", "since": "earlier"}, f)
-    rc, out, err = interrupt(start(resume), 1.0)
+    rc, out, err = interrupt_taking_over(resume, ck)
     check(rc == 3 and re.search(r"took over the stale lock .*host container-7, process 1", err) and "CHECKPOINT: saved" in out,
           f"a lock of another host name on this kernel (its boot_id), not held, is taken over (exit {rc})", out + err)
     # This host's name on another kernel (another machine of the same name, or before a reboot): refused.

@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <numeric>
+#include <string>
+#include <vector>
 
 #include "jackdaw/skeletons/seq.hpp"
 #include "jackdaw/skeletons/table.hpp"
@@ -41,6 +43,20 @@ TEST(Seq, BulkLeafCountingMatchesBuildingLeaves) {
   EXPECT_EQ(bulk.stats.nodes, plain.stats.nodes);
 }
 
+// Two searches of one tree, one counting some nodes in bulk: the same counts per depth (trailing
+// zeros aside), nodes, backtracks (budget splits on them) and deepest level.
+template <class A, class B>
+void expectSameCounts(const A& bulk, const B& built, const std::string& what) {
+  auto counts = [](std::vector<std::uint64_t> c) {
+    while (!c.empty() && c.back() == 0) c.pop_back();
+    return c;
+  };
+  EXPECT_EQ(counts(bulk.enumerator.get()), counts(built.enumerator.get())) << what;
+  EXPECT_EQ(bulk.stats.nodes, built.stats.nodes) << what;
+  EXPECT_EQ(bulk.stats.backtracks, built.stats.backtracks) << what;
+  EXPECT_EQ(bulk.stats.maxDepth, built.stats.maxDepth) << what;
+}
+
 TEST(Seq, TwoLevelBulkCountingMatchesOneLevel) {
   // The same tree, once with the last level counted in bulk and once with the last two: the same
   // counts per row, nodes, backtracks (budget splits on them) and deepest level, at every limit.
@@ -53,14 +69,7 @@ TEST(Seq, TwoLevelBulkCountingMatchesOneLevel) {
       p.maxDepth = d;
       auto one = seq::search<toy::Queens, E>({n}, {}, p);
       auto two = seq::search<toy::QueensTwoLevels, E>({n}, {}, p);
-      auto counts = [](std::vector<std::uint64_t> c) {
-        while (!c.empty() && c.back() == 0) c.pop_back();
-        return c;
-      };
-      EXPECT_EQ(counts(two.enumerator.get()), counts(one.enumerator.get())) << "n " << n << " depth " << d;
-      EXPECT_EQ(two.stats.nodes, one.stats.nodes) << "n " << n << " depth " << d;
-      EXPECT_EQ(two.stats.backtracks, one.stats.backtracks) << "n " << n << " depth " << d;
-      EXPECT_EQ(two.stats.maxDepth, one.stats.maxDepth) << "n " << n << " depth " << d;
+      expectSameCounts(two, one, "n " + std::to_string(n) + " depth " + std::to_string(d));
       EXPECT_EQ(two.stats.nodes, std::accumulate(two.enumerator.get().begin(), two.enumerator.get().end(),
                                                  std::uint64_t{0}));
     }
@@ -80,14 +89,7 @@ TEST(Seq, DroppedLeavesCountedAsBuilt) {
       p.maxDepth = d;
       auto built = seq::search<toy::Queens, E>({n}, {}, p);
       auto dropped = seq::search<toy::QueensUnleaved, E>({n}, {}, p);
-      auto counts = [](std::vector<std::uint64_t> c) {
-        while (!c.empty() && c.back() == 0) c.pop_back();
-        return c;
-      };
-      EXPECT_EQ(counts(dropped.enumerator.get()), counts(built.enumerator.get())) << "n " << n << " depth " << d;
-      EXPECT_EQ(dropped.stats.nodes, built.stats.nodes) << "n " << n << " depth " << d;
-      EXPECT_EQ(dropped.stats.backtracks, built.stats.backtracks) << "n " << n << " depth " << d;
-      EXPECT_EQ(dropped.stats.maxDepth, built.stats.maxDepth) << "n " << n << " depth " << d;
+      expectSameCounts(dropped, built, "n " + std::to_string(n) + " depth " + std::to_string(d));
     }
     SearchParams<int> p;
     auto solutions = seq::search<toy::QueensUnleaved, Enumeration<CountByDepth<toy::RowOf>>>({n}, {}, p);

@@ -109,7 +109,17 @@ for p in "$dir" ${CLUSTER_SHARE:-}; do
 done
 [[ "$n" =~ ^[1-8]$ ]] || { echo "cluster.sh: N must be 1..8" >&2; exit 2; }
 [ "$(id -u)" -eq 0 ] || { echo "cluster.sh: needs root (ip netns)" >&2; exit 2; }
-for tool in ip unshare tc; do command -v "$tool" >/dev/null || { echo "cluster.sh: $tool missing (iproute2, util-linux)" >&2; exit 2; }; done
+# The tools the hosts need, installed if missing (as tests/slurm/cluster.sh does for Slurm): a fresh
+# Debian 12 has no ping.
+need=()
+for tool in ip:iproute2 tc:iproute2 ping:iputils-ping unshare:util-linux; do
+  command -v "${tool%%:*}" >/dev/null || case " ${need[*]} " in *" ${tool#*:} "*) ;; *) need+=("${tool#*:}") ;; esac
+done
+if ((${#need[@]})); then
+  echo "cluster.sh: installing ${need[*]}" >&2
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null; } ||
+    { echo "cluster.sh: cannot install ${need[*]}" >&2; exit 2; }
+fi
 stop  # whatever an earlier run with this folder left
 
 # A /24 of 10.0.0.0/8 that no interface here uses.

@@ -135,8 +135,9 @@ concept CountsChildrenOfNext = requires(G& g) {
 
 // Optional on a generator: `std::size_t dropLeaves()`, called once before its first child:
 // removes the children that have no children of their own (leaves of the tree), lowers
-// numChildren by as many (hasNext, if it has one, agrees), and returns how many. An enumeration whose enumerator counts children
-// in bulk (accumulateChildren) counts them without building them; other searches never call it.
+// numChildren by as many (hasNext, if it has one, agrees), and returns how many. An enumeration
+// whose enumerator counts children in bulk (accumulateChildren) counts them without building
+// them; other searches never call it.
 template <class G>
 concept DropsLeaves = requires(G& g) {
   { g.dropLeaves() } -> std::convertible_to<std::size_t>;
