@@ -91,14 +91,6 @@ def interrupt_searching(cmd, d, after=0.5):
     return interrupt(p, after)
 
 
-def interrupt_taking_over(cmd, d, after=0.5):
-    """interrupt_searching for a job started on a planted lock file: DIR/lock exists before the job
-    runs, so wait until the job holds it (flock), not until it exists."""
-    p = start(cmd)
-    lock_held(os.path.join(d, "lock"), timeout=60)
-    return interrupt(p, after)
-
-
 def folder_digest(d):
     """Where DIR/current points and the bytes of every file of that set."""
     link = os.path.join(d, "current")
@@ -127,29 +119,35 @@ def refused(name, rc, out, err, pattern, ranks=1, marker=": error: "):
 
 
 def started_search(p, d, timeout=30):
-    """Waits until the job holds DIR/lock (it is past set-up, searching)."""
+    """Waits until the job holds DIR/lock (it is past set-up, searching). Held, not merely there:
+    a test may plant the lock file before the job starts."""
     end = time.time() + timeout
     while time.time() < end:
-        if os.path.exists(os.path.join(d, "lock")) and p.poll() is None:
-            time.sleep(0.2)
-            return True
         if p.poll() is not None:
             return False
+        if flock_held(os.path.join(d, "lock")):
+            time.sleep(0.2)
+            return True
         time.sleep(0.05)
     return False
 
 
+def flock_held(path):
+    """Whether some process holds flock(2) on the file at path (listed in /proc/locks)."""
+    try:
+        ino = os.stat(path).st_ino
+        with open("/proc/locks") as f:
+            return any(l.split()[1] == "FLOCK" and l.split()[5].endswith(f":{ino}") for l in f if len(l.split()) > 5)
+    except (OSError, IndexError):
+        return False
+
+
 def lock_held(path, timeout=60):
-    """Waits until some process holds flock(2) on the file at path (listed in /proc/locks)."""
+    """Waits until some process holds flock(2) on the file at path."""
     end = time.time() + timeout
     while time.time() < end:
-        try:
-            ino = os.stat(path).st_ino
-            with open("/proc/locks") as f:
-                if any(l.split()[1] == "FLOCK" and l.split()[5].endswith(f":{ino}") for l in f if len(l.split()) > 5):
-                    return True
-        except (OSError, IndexError):
-            pass
+        if flock_held(path):
+            return True
         time.sleep(0.05)
     return False
 
@@ -239,7 +237,7 @@ def case_lock(build, work):
     # Stale: this host, a process that is gone. Taken over, with a warning.
     with open(os.path.join(ck, "lock"), "w") as f:
         json.dump({"host": host, "pid": dead_pid(), "app": "nqueens", "since": "earlier"}, f)
-    rc, out, err = interrupt_taking_over(resume, ck)
+    rc, out, err = interrupt_searching(resume, ck)
     check(rc == 3 and re.search(r"took over the stale lock", err) and "CHECKPOINT: saved" in out,
           f"a stale lock is taken over with a warning (exit {rc})", out + err)
     check(not os.path.exists(os.path.join(ck, "lock")), "the lock taken over is gone after the exit")
@@ -248,7 +246,7 @@ def case_lock(build, work):
     time.sleep(0.3)
     with open(os.path.join(ck, "lock"), "w") as f:
         json.dump({"host": host, "pid": zombie.pid, "app": "nqueens", "since": "earlier"}, f)
-    rc, out, err = interrupt_taking_over(resume, ck)
+    rc, out, err = interrupt_searching(resume, ck)
     zombie.wait()
     check(rc == 3 and re.search(r"took over the stale lock", err) and "CHECKPOINT: saved" in out,
           f"a lock naming a zombie process is taken over with a warning (exit {rc})", out + err)
@@ -268,7 +266,7 @@ def case_lock(build, work):
     # lock says its job is gone. Taken over.
     with open(os.path.join(ck, "lock"), "w") as f:
         json.dump({"host": "container-7", "boot_id": boot_id(), "pid": 1, "app": "nqueens", "since": "earlier"}, f)
-    rc, out, err = interrupt_taking_over(resume, ck)
+    rc, out, err = interrupt_searching(resume, ck)
     check(rc == 3 and re.search(r"took over the stale lock .*host container-7, process 1", err) and "CHECKPOINT: saved" in out,
           f"a lock of another host name on this kernel (its boot_id), not held, is taken over (exit {rc})", out + err)
     # This host's name on another kernel (another machine of the same name, or before a reboot): refused.
