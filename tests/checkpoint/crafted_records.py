@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Issue 50 item 5: crafted checkpoint records whose manifest checksums were recomputed. Each of N
-seeded mutations of a real `ns -g 30` set (saved by 2 ranks) rewrites one record, then puts that
+seeded mutations of a real `ns -g 32` set (saved by 2 ranks) rewrites one record, then puts that
 record's true size and SHA-1 into the manifest, as someone who can write the folder would. The run
 resuming it must either refuse it (exit 2, one error line, no answer) or give the right counts;
 a wrong answer, a crash or a hang fails the test.
@@ -24,7 +24,7 @@ import sys
 
 import mutation_args
 
-GENUS = 30
+GENUS = 32
 NODE = 320  # sizeof(jackdaw::ns::Node<128>), the node size for genus <= 42
 TASK = NODE + 4 + 8
 
