@@ -2,12 +2,14 @@
 """The cost of generality: a model run by the seq skeleton against a hand-written recursive search
 with the same branching, bound and node type (chromatic.cpp, knapsack.cpp, nqueens.cpp here).
 
-    bench/generality/run.py [--build build] [--reps 7] [--out FILE]
+    bench/generality/run.py [--build build] [--before OLD_BUILD] [--reps 7] [--out FILE]
 
 Each case runs `seq` and `hand` in separate processes, alternating (seq first in even
 repetitions, hand first in odd ones); the time is the search alone, as each program measures it.
 Every run must give the known answer and both the same node count. Reports the median [min, max]
-of each and the ratio of the medians, seq / hand.
+of each and the ratio of the medians, seq / hand. With --before, a build of an earlier tree runs
+its seq as a third variant (the three rotate in every repetition), and the table adds its median,
+before / hand, and the median of the per-repetition ratios seq / before.
 """
 import argparse
 import os
@@ -47,27 +49,40 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--reps", type=int, default=7)
     ap.add_argument("--cases", default="")
+    ap.add_argument("--before", help="a build of an earlier tree: its seq runs as a third variant")
     ap.add_argument("--out")
     a = ap.parse_args()
     chosen = [c for c in CASES if not a.cases or any(k in c[0] for k in a.cases.split(","))]
     out = benchlib.preamble("The cost of generality: seq against a hand-written search", "bench/generality/run.py",
                             sys.argv[1:], f"{a.reps} repetitions of each, seq and hand alternating; seconds of the "
                             "search alone: median [min, max]")
-    out += ["", "| case | nodes (both) | seq s | hand s | seq / hand |", "|---|---|---|---|---|"]
+    if a.before:
+        out += ["", "| case | nodes (all) | seq s | before s | hand s | seq / hand | before / hand | seq / before |",
+                "|---|---|---|---|---|---|---|---|"]
+    else:
+        out += ["", "| case | nodes (both) | seq s | hand s | seq / hand |", "|---|---|---|---|---|"]
+    variants = [("seq", a.build, "seq"), ("hand", a.build, "hand")] + ([("before", a.before, "seq")] if a.before else [])
     for name, program, args, answer in chosen:
-        t = {"seq": [], "hand": []}
+        t = {v[0]: [] for v in variants}
         nodes = set()
         for r in range(a.reps):
-            for mode in (("seq", "hand") if r % 2 == 0 else ("hand", "seq")):
-                secs, n = once(a.build, program, args, mode, answer)
-                t[mode].append(secs)
+            k = r % len(variants)
+            order = variants[k:] + variants[:k] if a.before else (variants if r % 2 == 0 else variants[::-1])
+            for label, build, mode in order:
+                secs, n = once(build, program, args, mode, answer)
+                t[label].append(secs)
                 nodes.add(n)
-                print(f"{name} {mode}: {secs:.4f} s, {n} nodes", flush=True)
+                print(f"{name} {label}: {secs:.4f} s, {n} nodes", flush=True)
         if len(nodes) != 1:
-            sys.exit(f"{name}: seq and hand visit different node counts: {sorted(nodes)}")
+            sys.exit(f"{name}: the variants visit different node counts: {sorted(nodes)}")
         med = {m: statistics.median(v) for m, v in t.items()}
-        out.append(f"| {name} | {nodes.pop():,} | {med['seq']:.4f} [{min(t['seq']):.4f}, {max(t['seq']):.4f}] | "
-                   f"{med['hand']:.4f} [{min(t['hand']):.4f}, {max(t['hand']):.4f}] | {med['seq'] / med['hand']:.3f} |")
+        span = {m: f"{med[m]:.4f} [{min(v):.4f}, {max(v):.4f}]" for m, v in t.items()}
+        if a.before:
+            per = statistics.median(x / y for x, y in zip(t["seq"], t["before"]))
+            out.append(f"| {name} | {nodes.pop():,} | {span['seq']} | {span['before']} | {span['hand']} | "
+                       f"{med['seq'] / med['hand']:.3f} | {med['before'] / med['hand']:.3f} | {per:.3f} |")
+        else:
+            out.append(f"| {name} | {nodes.pop():,} | {span['seq']} | {span['hand']} | {med['seq'] / med['hand']:.3f} |")
     benchlib.emit("\n".join(out) + "\n", a.out)
 
 

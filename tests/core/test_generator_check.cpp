@@ -98,6 +98,32 @@ struct LeafDropper {
   };
 };
 
+// The same strings with an uncounted generator (hasNext() and no numChildren); Flickers makes
+// hasNext() answer true then false on every second question at length 4 (a state it should not
+// change), which the checked build catches.
+template <bool Flickers>
+struct Uncounted {
+  using Base = NoAdjacentOnes<Skew::None>;
+  using Space = Base::Space;
+  using Node = Base::Node;
+  struct Generator {
+    Generator(const Space& s, const Node& p) : parent(p), length(s.length) {}
+    bool hasNext() const {
+      if (Flickers && parent.len == 4 && (asked++ % 2) == 1) return false;
+      return parent.len < length && taken < (parent.lastOne ? 1 : 2);
+    }
+    Node next() {
+      const bool one = !parent.lastOne && taken >= 1;  // 0 first, then 1
+      ++taken;
+      return {parent.len + 1, one};
+    }
+    const Node& parent;
+    int length;
+    int taken = 0;
+    mutable int asked = 0;
+  };
+};
+
 skeletons::Settings twoWorkers(const std::string& name) {
   skeletons::Settings s;
   s.parallel.runtime.threads = skeletons::isParallel(name) ? 2 : 1;
@@ -189,5 +215,22 @@ TEST(GeneratorCheck, DroppedLeavesAreChecked) {
     }
     EXPECT_NE(what.find("LeafDropper"), std::string::npos) << name << ": " << what;
     EXPECT_NE(what.find("dropLeaves() dropped"), std::string::npos) << name << ": " << what;
+  }
+}
+
+TEST(GeneratorCheck, UncountedGeneratorMustAnswerTheSameTwice) {
+  for (const auto& name : skeletons::names()) {
+    StopFlag stop;
+    auto r = skeletons::run<Uncounted<false>, Enumeration<FullLength>>(name, {}, {}, {}, stop, twoWorkers(name));
+    EXPECT_EQ(r.enumerator.get(), 144u) << name;  // F(12)
+    std::string what;
+    try {
+      StopFlag stop2;
+      skeletons::run<Uncounted<true>, Enumeration<FullLength>>(name, {}, {}, {}, stop2, twoWorkers(name));
+    } catch (const std::exception& e) {
+      what = e.what();
+    }
+    EXPECT_NE(what.find("Uncounted"), std::string::npos) << name << ": " << what;
+    EXPECT_NE(what.find("hasNext() said true and then false"), std::string::npos) << name << ": " << what;
   }
 }

@@ -130,6 +130,7 @@ TEST(RecursiveSearch, SameAsDepthFirstOnEnumerations) {
       expectSame<toy::Queens, Enumeration<CountByDepth<toy::RowOf>>>({n}, {}, p, what + " in bulk");
       expectSame<toy::QueensTwoLevels, Enumeration<CountByDepth<toy::RowOf>>>({n}, {}, p, what + " two levels in bulk");
       expectSame<toy::QueensUnleaved, Enumeration<CountByDepth<toy::RowOf>>>({n}, {}, p, what + " leaves dropped");
+      expectSame<toy::QueensUncounted, Enumeration<CountByDepth<toy::RowOf>>>({n}, {}, p, what + " uncounted");
     }
   }
 }
@@ -142,6 +143,8 @@ TEST(RecursiveSearch, SameAsDepthFirstOnBranchAndBoundAndDecisions) {
   SearchParams<int> bounded;
   bounded.initialBound = 58;
   expectSame<SubsetSumLevel, Optimisation>(s, root, bounded, "subset sum from bound 58");
+  expectSame<toy::SubsetSumUncounted, Optimisation>(s, root, {}, "subset sum uncounted");
+  expectSame<toy::SubsetSumUncounted, Optimisation>(s, root, bounded, "subset sum uncounted from bound 58");
   for (int goal : {59, 60, 61}) {  // 60 is reachable (31 + 27 + 2), 61 is not
     SearchParams<int> p;
     p.expectedObjective = goal;
@@ -154,6 +157,7 @@ TEST(RecursiveSearch, StopsWhereDepthFirstStops) {
   SearchParams<int> p;
   for (std::uint64_t at : {1, 2, 3, 40, 91, 92, 2056, 2057}) {
     expectSame<toy::Queens, Enumeration<StopAt>>({8}, {}, p, "queens 8 stopped at " + std::to_string(at), at);
+    expectSame<toy::QueensUncounted, Enumeration<StopAt>>({8}, {}, p, "uncounted queens 8 stopped at " + std::to_string(at), at);
   }
 }
 

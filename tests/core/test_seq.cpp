@@ -98,6 +98,37 @@ TEST(Seq, DroppedLeavesCountedAsBuilt) {
   EXPECT_GT(toy::QueensUnleaved::Generator::dropped.load(), before);
 }
 
+TEST(Seq, UncountedGeneratorSearchesTheSameTree) {
+  // A generator with hasNext() and no numChildren (QueensUncounted) against the counted one: the
+  // same counts per row, nodes, backtracks and deepest level at every depth limit (at the limit
+  // its children are built to be counted).
+  using E = Enumeration<CountByDepth<toy::RowOf>>;
+  static_assert(!DfsSteps<toy::QueensUncounted, E>::counted && DfsSteps<toy::Queens, E>::counted);
+  for (int n : {1, 6, 8}) {
+    for (int d = -1; d <= n + 1; ++d) {
+      SearchParams<int> p;
+      p.maxDepth = d;
+      auto counted = seq::search<toy::Queens, E>({n}, {}, p);
+      auto uncounted = seq::search<toy::QueensUncounted, E>({n}, {}, p);
+      expectSameCounts(uncounted, counted, "n " + std::to_string(n) + " depth " + std::to_string(d));
+    }
+  }
+  // And a branch and bound whose generator scans lazily, with level prunes: the optimum 60 (31 + 27
+  // + 2) and the decision both ways.
+  const toy::SubsetSum::Space s{{31, 27, 19, 17, 13, 11, 7, 5, 3, 2}, 60};
+  const toy::SubsetSum::Node root{0, 0, std::accumulate(s.items.begin(), s.items.end(), 0)};
+  auto best = seq::search<toy::SubsetSumUncounted, Optimisation>(s, root, {});
+  ASSERT_TRUE(best.objective.has_value());
+  EXPECT_EQ(*best.objective, 60);
+  EXPECT_GT(best.stats.prunes, 0u);
+  for (int goal : {60, 61}) {
+    SearchParams<int> p;
+    p.expectedObjective = goal;
+    const auto r = seq::search<toy::SubsetSumUncounted, Decision>(s, root, p);
+    EXPECT_EQ(r.found(), goal == 60) << goal;
+  }
+}
+
 TEST(Seq, QueensKnownCounts) {
   // OEIS A000170.
   const std::uint64_t known[] = {1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724};

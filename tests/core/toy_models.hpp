@@ -102,6 +102,27 @@ struct QueensUnleaved {
   };
 };
 
+// Queens whose generator does not count its children but says whether it has another (hasNext),
+// as the N-queens app's does: the engine asks before every child, and counts the children at a
+// depth limit by building them.
+struct QueensUncounted {
+  using Space = Queens::Space;
+  using Node = Queens::Node;
+  struct Generator {
+    Generator(const Space& s, const Node& p)
+        : parent(p), n(s.n), free(((s.n >= 32) ? ~0u : ((1u << s.n) - 1)) & ~(p.cols | p.diag1 | p.diag2)) {}
+    const Node& parent;
+    int n;
+    std::uint32_t free;
+    bool hasNext() const { return free != 0; }
+    Node next() {
+      const std::uint32_t bit = free & -free;
+      free &= free - 1;
+      return {parent.row + 1, parent.row + 1 == n, parent.cols | bit, (parent.diag1 | bit) << 1, (parent.diag2 | bit) >> 1};
+    }
+  };
+};
+
 struct RowOf {
   int operator()(const Queens::Node& n) const { return n.row; }
 };
@@ -142,6 +163,34 @@ struct SubsetSum {
       int rem = 0;
       for (int j = i + 1; j < static_cast<int>(space.items.size()); ++j) rem += space.items[j];
       return {i + 1, parent.sum + space.items[i], rem};
+    }
+  };
+  static int bound(const Space&, const Node& n) { return n.sum + n.remaining; }
+};
+
+// SubsetSum with an uncounted generator that finds the next item that fits only when asked
+// (hasNext() keeps its scan in a mutable position, as the knapsack app's does), and a level
+// prune: a later sibling's bound is never above an earlier one's.
+struct SubsetSumUncounted {
+  using Space = SubsetSum::Space;
+  using Node = SubsetSum::Node;
+  static constexpr bool pruneLevel = true;
+  struct Generator {
+    Generator(const Space& s, const Node& p) : space(s), parent(p), i(p.next) {}
+    const Space& space;
+    const Node& parent;
+    mutable int i;  // the next item to try
+    bool hasNext() const {
+      for (; i < static_cast<int>(space.items.size()); ++i)
+        if (parent.sum + space.items[i] <= space.capacity) return true;
+      return false;
+    }
+    Node next() {
+      int rem = 0;
+      for (int j = i + 1; j < static_cast<int>(space.items.size()); ++j) rem += space.items[j];
+      const Node c{i + 1, parent.sum + space.items[i], rem};
+      ++i;
+      return c;
     }
   };
   static int bound(const Space&, const Node& n) { return n.sum + n.remaining; }

@@ -148,6 +148,24 @@ TEST(KeepUnexplored, OptimumMatches) {
   }
 }
 
+TEST(KeepUnexplored, UncountedGeneratorsMatch) {
+  // Generators without numChildren (hasNext only): the frames' unexplored children are kept by
+  // asking hasNext(), with the same answers.
+  const toy::Queens::Space q{8};
+  const toy::SubsetSum::Space ss{{31, 27, 23, 19, 17, 13, 11, 7, 5, 3, 2}, 100};
+  const toy::SubsetSum::Node root{0, 0, 158};
+  for (int stopAt : {3, 50, 700}) {
+    for (std::size_t first = 0; first < partest::skeletons().size(); first += 3) {
+      auto [r, legs] = chain<toy::QueensUncounted, Enumeration<toy::CountSolutions>>(q, {}, {}, stopAt, first);
+      EXPECT_EQ(r.enumerator.get(), 92u) << "stop at expansion " << stopAt;
+      EXPECT_GT(legs, 1);
+      auto [o, olegs] = chain<toy::SubsetSumUncounted, Optimisation>(ss, root, {}, stopAt / 10 + 2, first);
+      ASSERT_TRUE(o.objective.has_value());
+      EXPECT_EQ(*o.objective, 100) << "stop at expansion " << stopAt / 10 + 2;
+    }
+  }
+}
+
 TEST(KeepUnexplored, DecisionVerdictMatches) {
   const toy::SubsetSum::Space ss{{31, 27, 23, 19, 17, 13, 11, 7, 5, 3, 2}, 100};
   int remaining = 0;

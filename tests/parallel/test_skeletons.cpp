@@ -128,6 +128,32 @@ TEST_P(SkeletonVsSeq, DroppedLeavesKeepCounts) {
   }
 }
 
+TEST_P(SkeletonVsSeq, UncountedGeneratorsSearchTheSameTree) {
+  // Generators without numChildren (hasNext only) through every skeleton's spawning, splitting and
+  // stealing: the counts, nodes and deepest level of the counted generator, and the optimum of a
+  // branch and bound whose generator scans lazily with level prunes.
+  using E = Enumeration<CountByDepth<toy::RowOf>>;
+  for (int d : {-1, 7}) {
+    SearchParams<int> p = small(SearchParams<int>{});
+    p.maxDepth = d;
+    auto counted = partest::run<toy::Queens, E>(GetParam().skeleton, GetParam().workers, {9}, {}, p);
+    for (int rep = 0; rep < 3; ++rep) {
+      auto uncounted = partest::run<toy::QueensUncounted, E>(GetParam().skeleton, GetParam().workers, {9}, {}, p);
+      ASSERT_EQ(uncounted.enumerator.get(), counted.enumerator.get()) << "depth " << d << " run " << rep;
+      ASSERT_EQ(uncounted.stats.nodes, counted.stats.nodes);
+      ASSERT_EQ(uncounted.stats.maxDepth, counted.stats.maxDepth);
+    }
+  }
+  const toy::SubsetSum::Space s{{31, 27, 23, 19, 17, 13, 11, 7, 5, 3, 2}, 100};
+  const toy::SubsetSum::Node root{0, 0, 158};
+  for (int rep = 0; rep < 3; ++rep) {
+    auto r = partest::run<toy::SubsetSumUncounted, Optimisation>(GetParam().skeleton, GetParam().workers, s, root,
+                                                                 small(SearchParams<int>{}));
+    ASSERT_TRUE(r.objective.has_value());
+    ASSERT_EQ(*r.objective, 100);  // 31 + 27 + 23 + 19
+  }
+}
+
 TEST_P(SkeletonVsSeq, QueensSolutionCounts) {
   // OEIS A000170.
   const std::uint64_t known[] = {1, 1, 0, 0, 2, 10, 4, 40, 92};

@@ -44,7 +44,7 @@ struct DfsFrame {
   DfsFrame(Node&& n, int d) : node(std::move(n)), depth(d) {}
   Node node;
   std::optional<typename SearchTypes<M, K>::Generator> gen;  // engaged once the node is expanded here
-  std::size_t remaining = 0;
+  std::size_t remaining = 0;  // the children left; 1 while open for a generator without a count (DfsSteps::more)
   std::size_t declared = 0;  // gen's numChildren (checked builds; kCut after a level prune)
   int depth;
 };
@@ -111,9 +111,9 @@ class DepthFirst {
       std::size_t given = 0;
       for (std::size_t i = 0; i < frames_.size() && given < maxTasks && (given == 0 || acrossLevels); ++i) {
         DfsFrame<M, K>& f = frames_[i];
-        while (f.remaining > 0 && given < maxTasks) {
+        while (f.gen && Steps::more(*f.gen, f.remaining) && given < maxTasks) {
           checkNext(f);
-          --f.remaining;
+          Steps::took(f.remaining);
           Node c = f.gen->next();
           if (rules_->pruned(c)) {
             if constexpr (pruneLevel) cutLevel(f);
@@ -142,18 +142,23 @@ class DepthFirst {
     if constexpr (requires { hooks_.spawnsChildrenOf(f.depth); }) {
       if (hooks_.spawnsChildrenOf(f.depth)) {
         Generator gen = generator(f.node);
-        const auto n = static_cast<std::size_t>(gen.numChildren);
-        std::size_t i = 0;
-        for (; i < n; ++i) {
-          Check::beforeNext(gen, n, i);
+        const std::size_t n = Steps::opened(gen);
+        std::size_t left = n;
+        bool cut = false;
+        while (Steps::more(gen, left)) {
+          Check::beforeNext(gen, n, n - left);
+          Steps::took(left);
           Node c = gen.next();
           if (rules_.pruned(c)) {
-            if constexpr (pruneLevel) break;
+            if constexpr (pruneLevel) {
+              cut = true;
+              break;
+            }
             continue;
           }
           hooks_.spawn(std::move(c), f.depth + 1);
         }
-        if (i == n) Check::atEnd(gen, n);
+        if (!cut) Check::atEnd(gen, n);
         return false;
       }
     }
@@ -171,7 +176,7 @@ class DepthFirst {
     if constexpr (Steps::seesIncumbent) f.gen.emplace(rules_.space(), f.node, rules_.view());
     else f.gen.emplace(rules_.space(), f.node);
     Steps::countDroppedLeaves(rules_, *f.gen, f.node, f.depth);
-    f.remaining = static_cast<std::size_t>(f.gen->numChildren);
+    f.remaining = Steps::opened(*f.gen);
     f.declared = f.remaining;
     return true;
   }
@@ -204,7 +209,7 @@ class DepthFirst {
     StopFlag& stop = rules_.stop();
     while (!stack_.empty()) {
       Frame& f = stack_.top();
-      if (f.remaining == 0) {
+      if (!Steps::more(*f.gen, f.remaining)) {
         checkEnd(f);
         stack_.pop();
         ++rules_.stats.backtracks;
@@ -212,7 +217,7 @@ class DepthFirst {
         continue;
       }
       checkNext(f);
-      --f.remaining;
+      Steps::took(f.remaining);
       const int d = f.depth + 1;
       if constexpr (inPlace) {
         Frame& c = stack_.emplace(d);
@@ -260,7 +265,7 @@ class DepthFirst {
       return;
     }
     bool lost = Steps::hasChildren(rules_, visited, d);
-    for (std::size_t i = 0; i < stack_.size() && !lost; ++i) lost = stack_[i].remaining > 0;
+    for (std::size_t i = 0; i < stack_.size() && !lost; ++i) lost = stack_[i].gen && Steps::more(*stack_[i].gen, stack_[i].remaining);
     if (lost) rules_.truncated = true;
   }
   // Every open frame's unexplored children (a frame without a generator is the node just visited).
@@ -268,18 +273,19 @@ class DepthFirst {
     for (std::size_t i = 0; i < stack_.size(); ++i) {
       Frame& f = stack_[i];
       if (!f.gen) continue;
-      while (f.remaining > 0) {
+      while (Steps::more(*f.gen, f.remaining)) {
         checkNext(f);
-        --f.remaining;
+        Steps::took(f.remaining);
         keep(f.gen->next(), f.depth + 1);
       }
     }
   }
   void keepChildren(const Node& n, int depth) {
     Generator gen = generator(n);
-    const auto k = static_cast<std::size_t>(gen.numChildren);
-    for (std::size_t i = 0; i < k; ++i) {
-      Check::beforeNext(gen, k, i);
+    const std::size_t k = Steps::opened(gen);
+    for (std::size_t left = k; Steps::more(gen, left);) {
+      Check::beforeNext(gen, k, k - left);
+      Steps::took(left);
       keep(gen.next(), depth + 1);
     }
   }

@@ -34,6 +34,32 @@ struct DfsSteps {
     else return Generator(rules.space(), n);
   }
 
+  // A generator's children one by one, whether it counts them (numChildren) or says when it has
+  // no more (hasNext; model.hpp). `left` is what a frame keeps: counted, the children not yet
+  // taken; otherwise 1 while the generator may have more and 0 once a level prune closed it.
+  static constexpr bool counted = CountsChildren<Generator>;
+  [[gnu::always_inline]] static std::size_t opened(const Generator& gen) {
+    if constexpr (counted) return static_cast<std::size_t>(gen.numChildren);
+    else return 1;
+  }
+  [[gnu::always_inline]] static bool more(const Generator& gen, std::size_t left) {
+    if constexpr (counted) return left > 0;
+    else return left > 0 && gen.hasNext();
+  }
+  [[gnu::always_inline]] static void took(std::size_t& left) {
+    if constexpr (counted) --left;
+  }
+  // How many children gen gives: its count, or counted by building them (gen is used up then).
+  static std::size_t children(Generator& gen) {
+    if constexpr (counted) {
+      return static_cast<std::size_t>(gen.numChildren);
+    } else {
+      std::size_t k = 0;
+      for (; gen.hasNext(); ++k) (void)gen.next();
+      return k;
+    }
+  }
+
   // Produce the next child into `out` (in place when the generator can).
   [[gnu::always_inline]] static void produce(Generator& gen, Node& out) {
     if constexpr (GeneratesInPlace<Generator, Node>) gen.nextInto(out);
@@ -56,8 +82,8 @@ struct DfsSteps {
   static void countLeaves(NodeRules<M, K>& rules, const Node& n, int d) {
     if constexpr (CountsChildrenInBulk<typename T::Enum, Node>) {
       Generator gen = generator(rules, n);
-      const auto k = static_cast<std::size_t>(gen.numChildren);
-      if constexpr (kCheckModels) {  // the count is used without building the children: build them here
+      const std::size_t k = children(gen);  // without a count, the children are built to count them
+      if constexpr (kCheckModels && counted) {  // the count is used without building the children: build them here
         for (std::size_t i = 0; i < k; ++i) {
           Check::beforeNext(gen, k, i);
           (void)gen.next();
@@ -103,7 +129,7 @@ struct DfsSteps {
   // n's generator, about to give n's children one by one (n visited at depth d): where the
   // generator can tell its leaf children (model.hpp, DropsLeaves), it drops them and they are
   // counted here, with the nodes and backtracks that building them would have given.
-  static constexpr bool dropsLeaves = isEnumeration<K> && DropsLeaves<Generator> &&
+  static constexpr bool dropsLeaves = isEnumeration<K> && DropsLeaves<Generator> && counted &&
                                       CountsChildrenInBulk<typename T::Enum, Node>;
   [[gnu::always_inline]] static void countDroppedLeaves(NodeRules<M, K>& rules, Generator& gen, const Node& n, int d) {
     if constexpr (dropsLeaves) {
@@ -132,7 +158,9 @@ struct DfsSteps {
 
   // On a stop, whether a node visited at depth d still had work below it.
   static bool hasChildren(NodeRules<M, K>& rules, const Node& n, int d) {
-    return rules.expandable(d) && generator(rules, n).numChildren > 0;
+    if (!rules.expandable(d)) return false;
+    if constexpr (counted) return generator(rules, n).numChildren > 0;
+    else return generator(rules, n).hasNext();
   }
 };
 

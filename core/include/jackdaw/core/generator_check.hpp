@@ -1,8 +1,9 @@
 // Checked builds verify the generator contract as the engine runs: numChildren is set once (in the
 // constructor) and, if the Generator can say whether it has another child (optional member
 // `bool hasNext() const`), next() is never called when it has none (numChildren over-counts) and
-// no generator runs out of calls while it still has one (numChildren under-counts). A breach
-// throws ModelError naming the model, which the skeletons report like any model failure.
+// no generator runs out of calls while it still has one (numChildren under-counts). A generator
+// with hasNext() and no numChildren must give the same answer when asked twice. A breach throws
+// ModelError naming the model, which the skeletons report like any model failure.
 //
 // On with -DJACKDAW_CHECK_MODELS=ON (CMake) or in any build without NDEBUG (Debug); off, every
 // check compiles to nothing.
@@ -19,6 +20,7 @@
 #endif
 
 #include "jackdaw/core/errors.hpp"
+#include "jackdaw/core/model.hpp"
 
 #ifndef JACKDAW_CHECK_MODELS
 #ifdef NDEBUG
@@ -53,8 +55,14 @@ struct GeneratorCheck {
     throw ModelError("model " + typeName<M>() + ": " + what);
   }
   // Before the (taken+1)-th call of next() on a generator that declared `declared` children.
+  // A generator without numChildren has just told the engine hasNext(): asked again, it must agree
+  // (it may move its own mutable scan, never change what next() gives).
   static void beforeNext(const G& g, std::size_t declared, std::size_t taken) {
-    if constexpr (kCheckModels) {
+    if constexpr (kCheckModels && !CountsChildren<G>) {
+      if (!g.hasNext())
+        fail("hasNext() said true and then false before child " + std::to_string(taken + 1) +
+             " with no next() between; it must answer the same until next() is called");
+    } else if constexpr (kCheckModels) {
       if (static_cast<std::size_t>(g.numChildren) != declared)
         fail("Generator::numChildren changed from " + std::to_string(declared) + " to " +
              std::to_string(static_cast<std::size_t>(g.numChildren)) +
@@ -86,7 +94,7 @@ struct GeneratorCheck {
   }
   // After `declared` calls of next(): the generator must have no more.
   static void atEnd(const G& g, std::size_t declared) {
-    if constexpr (kCheckModels && knowsEnd)
+    if constexpr (kCheckModels && knowsEnd && CountsChildren<G>)
       if (g.hasNext())
         fail("numChildren = " + std::to_string(declared) + " but hasNext() is still true after child " +
              std::to_string(declared) + ": numChildren under-counts the children");

@@ -5,7 +5,8 @@
 //   struct MyModel {
 //     using Space = Graph;              // read-only problem data, built identically on every rank
 //     using Node = Partial;             // copyable search state; getObj() for optimisation/decision
-//     using Generator = Children;       // Children(const Space&, const Node& parent); numChildren; next()
+//     using Generator = Children;       // Children(const Space&, const Node& parent); next(); and
+//                                       // numChildren (how many) or hasNext() (whether one more)
 //                                       // or instead Children(space, parent, IncumbentView<Obj>): the best so far
 //     static int bound(const Space&, const Node&);   // optional: upper bound of the node's subtree
 //     static constexpr bool pruneLevel = true;        // optional: a failed bound prunes later siblings
@@ -51,13 +52,27 @@ struct ObjectiveOf<Node, true> { using type = std::decay_t<decltype(std::declval
 template <class G, class Space, class Node, class Obj>
 concept SeesIncumbent = std::constructible_from<G, const Space&, const Node&, IncumbentView<Obj>>;
 
+// How a generator says how many children it gives. Counted: a data member `numChildren`, set in
+// the constructor, and next() called exactly that many times. Otherwise `bool hasNext() const`,
+// asked before every child (it may advance the generator's own mutable state to the next child,
+// so a scan is not done twice). A count lets the engine count leaves at the depth limit without
+// building them; hasNext() spares a model the count when it costs work (a popcount, a scan of the
+// items that fit). With both, the engine uses the count and checked builds compare the two.
+template <class G>
+concept CountsChildren = requires(G& gen) {
+  { gen.numChildren } -> std::convertible_to<std::size_t>;
+};
+template <class G>
+concept KnowsNext = requires(const G& gen) {
+  { gen.hasNext() } -> std::convertible_to<bool>;
+};
+
 // Built from (space, parent), or from (space, parent, IncumbentView<Obj>) alone: the engine
 // builds every generator one way, the three-argument one where it exists.
 template <class G, class Space, class Node>
 concept NodeGenerator = (std::constructible_from<G, const Space&, const Node&> ||
                          SeesIncumbent<G, Space, Node, typename detail::ObjectiveOf<Node>::type>) &&
-                        requires(G& gen) {
-                          { gen.numChildren } -> std::convertible_to<std::size_t>;
+                        (CountsChildren<G> || KnowsNext<G>) && requires(G& gen) {
                           { gen.next() } -> std::same_as<Node>;
                         };
 

@@ -103,6 +103,15 @@ struct ObjectiveTypesDiffer {
   static constexpr bool value = false;
 };
 
+// A numChildren member that is not a count (false without one: the generator says hasNext()).
+template <class G>
+consteval bool countIsNotANumber() {
+  if constexpr (requires(G& g) { g.numChildren; })
+    return !std::is_convertible_v<decltype(std::declval<G&>().numChildren), std::size_t>;
+  else
+    return false;
+}
+
 // The requirements that do not depend on the search kind, the space, root or params: checked by
 // a function of M alone, so a program that searches one model in three kinds gets each of these
 // errors once, not three times.
@@ -129,15 +138,20 @@ consteval bool checkModelShape() {
       static_assert(alwaysFalse<M>, "Generator needs a constructor `Generator(const Space&, const Node& parent)` "
                                     "(or `Generator(const Space&, const Node& parent, jackdaw::IncumbentView<Obj>)`)");
       return false;
-    } else if constexpr (!requires(G& g) { g.numChildren; }) {
-      if constexpr (requires(G& g) { g.numChildren(); })
-        static_assert(alwaysFalse<M>, "Generator::numChildren must be a data member, not a function: "
-                                      "`std::size_t numChildren = 0;`, set in the constructor");
-      else
-        static_assert(alwaysFalse<M>, "Generator needs a data member `std::size_t numChildren`: how many "
-                                      "children next() will return, set in the constructor");
+    } else if constexpr (requires(G& g) { g.numChildren(); }) {
+      static_assert(alwaysFalse<M>, "Generator::numChildren must be a data member, not a function: "
+                                    "`std::size_t numChildren = 0;`, set in the constructor");
       return false;
-    } else if constexpr (!std::is_convertible_v<decltype(std::declval<G&>().numChildren), std::size_t>) {
+    } else if constexpr (!requires(G& g) { g.numChildren; } && !KnowsNext<G>) {
+      if constexpr (requires(G& g) { g.hasNext(); })
+        static_assert(alwaysFalse<M>, "Generator::hasNext() must be const (`bool hasNext() const`); a scan it "
+                                      "keeps for next() goes in a `mutable` member");
+      else
+        static_assert(alwaysFalse<M>, "Generator needs a data member `std::size_t numChildren` (how many "
+                                      "children next() will return, set in the constructor) or `bool hasNext() "
+                                      "const` (whether next() has one more child)");
+      return false;
+    } else if constexpr (countIsNotANumber<G>()) {
       static_assert(alwaysFalse<M>, "Generator::numChildren must be a count (an integer: `std::size_t numChildren`)");
       return false;
     } else if constexpr (!requires(G& g) { g.next(); }) {

@@ -67,11 +67,17 @@ class NodeRules {
     pulseLeft_ = every;
   }
 
-  // Visit a node that survived the bound: count it, fold it, or test its objective.
+  bool pulsing() const { return pulseFn_ != nullptr; }
+
+  // Visit a node that survived the bound: count it, fold it, or test its objective. Pulses=false
+  // leaves out the pulse's branch, for an engine whose rules never pulse (seq's recursion).
+  template <bool Pulses = true>
   [[gnu::always_inline]] void visit(const Node& n, int depth) {
-    if (pulseFn_ && --pulseLeft_ == 0) {
-      pulseLeft_ = pulseEvery_;
-      pulseFn_(pulseCtx_);
+    if constexpr (Pulses) {
+      if (pulseFn_ && --pulseLeft_ == 0) {
+        pulseLeft_ = pulseEvery_;
+        pulseFn_(pulseCtx_);
+      }
     }
     stats.addNodes(1);
     if (static_cast<std::uint64_t>(depth) > stats.maxDepth) stats.maxDepth = depth;
@@ -89,6 +95,7 @@ class NodeRules {
   }
 
   bool expandable(int depth) const { return depth < maxDepth_; }
+  int depthLimit() const { return maxDepth_; }  // INT_MAX without one
 
   // Enumeration whose children at the depth limit can be counted without being built.
   bool countsLeavesInBulk(int depth) const {
@@ -101,7 +108,8 @@ class NodeRules {
   // one more level up has its children and grandchildren counted at once.
   static constexpr bool countsTwoLevels = isEnumeration<K> &&
                                           CountsGrandchildrenInBulk<typename T::Enum, Node> &&
-                                          CountsChildrenOfNext<typename T::Generator>;
+                                          CountsChildrenOfNext<typename T::Generator> &&
+                                          CountsChildren<typename T::Generator>;
   bool countsTwoLevelsInBulk(int depth) const {
     if constexpr (countsTwoLevels) return depth + 2 == maxDepth_;
     else return false;

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <stdexcept>
 #include <utility>
 
 #include "jackdaw/core/depth_first.hpp"
@@ -28,7 +29,11 @@ class RecursiveSearch {
   using Generator = typename T::Generator;
 
   // deep: the explicit stack for subtrees below the recursion's depth (empty before and after).
-  RecursiveSearch(NodeRules<M, K>& rules, DfsStack<M, K>& deep) : rules_(rules), deep_(deep) {}
+  // The rules must not pulse (only the parallel skeletons set a pulse): the recursion leaves the
+  // pulse's branch out of every visit.
+  RecursiveSearch(NodeRules<M, K>& rules, DfsStack<M, K>& deep) : rules_(rules), deep_(deep) {
+    if (rules.pulsing()) throw std::logic_error("RecursiveSearch: the rules pulse; run DepthFirst");
+  }
   RecursiveSearch(const RecursiveSearch&) = delete;
   RecursiveSearch& operator=(const RecursiveSearch&) = delete;
 
@@ -40,13 +45,14 @@ class RecursiveSearch {
       return;
     }
     if (rules_.pruned(root)) return;
-    rules_.visit(root, depth);
+    rules_.template visit<false>(root, depth);
     if (!rules_.expandable(depth)) return;
     if (stop.requested()) {
       if (Steps::hasChildren(rules_, root, depth)) rules_.truncated = true;
       return;
     }
     deepFrom_ = depth + kLevels;
+    limit_ = std::min(deepFrom_, rules_.depthLimit());
     (void)expand(root, depth);
   }
 
@@ -66,8 +72,8 @@ class RecursiveSearch {
   static Node child(Generator& gen) { return gen.next(); }
 
   // Returns false for a stop, having marked the search truncated if this level had children left.
-  bool stopped(std::size_t remaining) {
-    if (remaining > 0) rules_.truncated = true;
+  bool stopped(const Generator& gen, std::size_t left) {
+    if (Steps::more(gen, left)) rules_.truncated = true;
     return false;
   }
 
@@ -87,30 +93,34 @@ class RecursiveSearch {
     StopFlag& stop = rules_.stop();
     Generator gen = Steps::generator(rules_, n);
     Steps::countDroppedLeaves(rules_, gen, n, d);
-    const auto declared = static_cast<std::size_t>(gen.numChildren);
-    std::size_t remaining = declared;
+    const std::size_t declared = Steps::opened(gen);
+    std::size_t left = declared;  // Steps::more: the children left, or "open" without a count
     [[maybe_unused]] bool cut = false;  // a level prune ended the children early (checked builds)
     const int cd = d + 1;
-    while (remaining > 0) {
-      Check::beforeNext(gen, declared, declared - remaining);
-      --remaining;
+    while (Steps::more(gen, left)) {
+      Check::beforeNext(gen, declared, declared - left);
+      Steps::took(left);
       Node c = child(gen);
       if (rules_.pruned(c)) {
-        if constexpr (Steps::pruneLevel) remaining = 0, cut = true;
+        if constexpr (Steps::pruneLevel) left = 0, cut = true;
         continue;
       }
-      if (cd >= deepFrom_) [[unlikely]] {  // too deep for the call stack: DepthFirst visits and searches c
-        DepthFirst<M, K> dfs(rules_, noHooks_, deep_);
-        dfs.run(std::move(c), cd);
-        if (stop.requested()) return stopped(remaining);
+      if (cd >= limit_) [[unlikely]] {  // at the depth limit, or too deep for the call stack
+        if (cd >= deepFrom_) {  // DepthFirst visits and searches c
+          DepthFirst<M, K> dfs(rules_, noHooks_, deep_);
+          dfs.run(std::move(c), cd);
+        } else {  // at the depth limit: visited, not expanded
+          rules_.template visit<false>(c, cd);
+        }
+        if (stop.requested()) return stopped(gen, left);
         continue;
       }
-      rules_.visit(c, cd);
+      rules_.template visit<false>(c, cd);
       if (stop.requested()) {
         if (Steps::hasChildren(rules_, c, cd)) rules_.truncated = true;
-        return stopped(remaining);
+        return stopped(gen, left);
       }
-      if (rules_.expandable(cd) && !expand(c, cd)) return stopped(remaining);
+      if (!expand(c, cd)) return stopped(gen, left);  // cd is below the depth limit: c is expandable
     }
     if (!cut) Check::atEnd(gen, declared);
     ++rules_.stats.backtracks;
@@ -120,7 +130,8 @@ class RecursiveSearch {
   NodeRules<M, K>& rules_;
   DfsStack<M, K>& deep_;
   NoHooks noHooks_;
-  int deepFrom_ = 0;
+  int deepFrom_ = 0;  // children this deep continue on DepthFirst's explicit stack
+  int limit_ = 0;     // the lesser of deepFrom_ and the depth limit: one compare per child
 };
 
 }  // namespace jackdaw

@@ -140,26 +140,25 @@ struct Model {
     return s.integral ? std::floor(b + slack) : b + slack;
   }
 
+  // The children are the later items that fit, found one at a time: hasNext() scans to the next
+  // one (and keeps its place, so next() does not scan again), stopping where no later item is
+  // light enough (lightestFrom). A level prune then ends the scan where the search stops asking.
   struct Generator {
-    Generator(const Space& s, const Node& p) : space(s), parent(p), room(s.capacity - p.weight), j(p.next) {
-      // Past the point where no later item is light enough, nothing more fits (lightestFrom).
-      for (int k = p.next; s.lightestFrom[k] <= room; ++k) numChildren += (s.weight[k] <= room);
-    }
+    Generator(const Space& s, const Node& p) : space(s), parent(p), room(s.capacity - p.weight), j(p.next) {}
     const Space& space;
     const Node& parent;
     double room;
-    int j;
-    int numChildren = 0;
+    mutable int j;  // the next item to try; at a fitting one once hasNext() said true
 
-    // Checked builds compare numChildren with this (core/generator_check.hpp); the search never calls it.
     bool hasNext() const {
-      for (int k = j; space.lightestFrom[k] <= room; ++k)
-        if (space.weight[k] <= room) return true;
+      while (space.lightestFrom[j] <= room) {
+        if (space.weight[j] <= room) return true;
+        ++j;
+      }
       return false;
     }
 
-    Node next() {
-      while (space.weight[j] > room) ++j;  // numChildren guarantees one more fitting item
+    Node next() {  // the engine asks hasNext() before every child: j is at a fitting item
       Node c{parent.profit + space.profit[j], parent.weight + space.weight[j], j + 1, parent.items};
       c.items.push_back(j);
       ++j;
