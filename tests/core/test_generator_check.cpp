@@ -132,15 +132,21 @@ skeletons::Settings twoWorkers(const std::string& name) {
   return s;
 }
 
-template <Skew S>
-std::string failure(const std::string& skeleton) {
+// What a search of model M (kind K) on this skeleton throws; empty if it does not.
+template <class M, class K = Enumeration<FullLength>>
+std::string failureOf(const std::string& skeleton, const SearchParams<long long>& p = {}) {
   StopFlag stop;
   try {
-    skeletons::run<NoAdjacentOnes<S>, Enumeration<FullLength>>(skeleton, {}, {}, {}, stop, twoWorkers(skeleton));
+    skeletons::run<M, K>(skeleton, {}, {}, p, stop, twoWorkers(skeleton));
   } catch (const std::exception& e) {
     return e.what();
   }
   return "";
+}
+
+template <Skew S>
+std::string failure(const std::string& skeleton) {
+  return failureOf<NoAdjacentOnes<S>>(skeleton);
 }
 
 }  // namespace
@@ -187,13 +193,7 @@ TEST(GeneratorCheck, ChildCountOfNextIsChecked) {
     auto r = skeletons::run<TwoLevels<false>, Enumeration<CountNodes>>(name, {}, {}, p, stop, twoWorkers(name));
     EXPECT_EQ(r.enumerator.get(), 375u) << name;
     EXPECT_EQ(r.stats.nodes, 375u) << name;
-    std::string what;
-    try {
-      StopFlag stop2;
-      skeletons::run<TwoLevels<true>, Enumeration<CountNodes>>(name, {}, {}, p, stop2, twoWorkers(name));
-    } catch (const std::exception& e) {
-      what = e.what();
-    }
+    const std::string what = failureOf<TwoLevels<true>, Enumeration<CountNodes>>(name, p);
     EXPECT_NE(what.find("TwoLevels"), std::string::npos) << name << ": " << what;
     EXPECT_NE(what.find("countChildrenOfNext() = 2"), std::string::npos) << name << ": " << what;
   }
@@ -206,13 +206,7 @@ TEST(GeneratorCheck, DroppedLeavesAreChecked) {
     auto r = skeletons::run<LeafDropper<false>, Enumeration<CountNodes>>(name, {}, {}, {}, stop, twoWorkers(name));
     EXPECT_EQ(r.enumerator.get(), 375u) << name;
     EXPECT_EQ(r.stats.nodes, 375u) << name;
-    std::string what;
-    try {
-      StopFlag stop2;
-      skeletons::run<LeafDropper<true>, Enumeration<CountNodes>>(name, {}, {}, {}, stop2, twoWorkers(name));
-    } catch (const std::exception& e) {
-      what = e.what();
-    }
+    const std::string what = failureOf<LeafDropper<true>, Enumeration<CountNodes>>(name);
     EXPECT_NE(what.find("LeafDropper"), std::string::npos) << name << ": " << what;
     EXPECT_NE(what.find("dropLeaves() dropped"), std::string::npos) << name << ": " << what;
   }
@@ -223,13 +217,7 @@ TEST(GeneratorCheck, UncountedGeneratorMustAnswerTheSameTwice) {
     StopFlag stop;
     auto r = skeletons::run<Uncounted<false>, Enumeration<FullLength>>(name, {}, {}, {}, stop, twoWorkers(name));
     EXPECT_EQ(r.enumerator.get(), 144u) << name;  // F(12)
-    std::string what;
-    try {
-      StopFlag stop2;
-      skeletons::run<Uncounted<true>, Enumeration<FullLength>>(name, {}, {}, {}, stop2, twoWorkers(name));
-    } catch (const std::exception& e) {
-      what = e.what();
-    }
+    const std::string what = failureOf<Uncounted<true>, Enumeration<FullLength>>(name);
     EXPECT_NE(what.find("Uncounted"), std::string::npos) << name << ": " << what;
     EXPECT_NE(what.find("hasNext() said true and then false"), std::string::npos) << name << ": " << what;
   }

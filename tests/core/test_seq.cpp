@@ -57,6 +57,19 @@ void expectSameCounts(const A& bulk, const B& built, const std::string& what) {
   EXPECT_EQ(bulk.stats.maxDepth, built.stats.maxDepth) << what;
 }
 
+// Queens of size n searched by Variant and by the plain toy::Queens, per-row counts by E, at every
+// depth limit from -1 (none) to n + 1: the same counts, nodes, backtracks and deepest level.
+template <class Variant, class E>
+void expectSameQueensAtEveryDepth(int n) {
+  for (int d = -1; d <= n + 1; ++d) {
+    SearchParams<int> p;
+    p.maxDepth = d;
+    auto plain = seq::search<toy::Queens, E>({n}, {}, p);
+    auto variant = seq::search<Variant, E>({n}, {}, p);
+    expectSameCounts(variant, plain, "n " + std::to_string(n) + " depth " + std::to_string(d));
+  }
+}
+
 TEST(Seq, TwoLevelBulkCountingMatchesOneLevel) {
   // The same tree, once with the last level counted in bulk and once with the last two: the same
   // counts per row, nodes, backtracks (budget splits on them) and deepest level, at every limit.
@@ -84,13 +97,7 @@ TEST(Seq, DroppedLeavesCountedAsBuilt) {
   static_assert(!DfsSteps<toy::QueensUnleaved, Optimisation>::dropsLeaves);  // leaves must be visited there
   const auto before = toy::QueensUnleaved::Generator::dropped.load();
   for (int n : {6, 8}) {
-    for (int d = -1; d <= n + 1; ++d) {
-      SearchParams<int> p;
-      p.maxDepth = d;
-      auto built = seq::search<toy::Queens, E>({n}, {}, p);
-      auto dropped = seq::search<toy::QueensUnleaved, E>({n}, {}, p);
-      expectSameCounts(dropped, built, "n " + std::to_string(n) + " depth " + std::to_string(d));
-    }
+    expectSameQueensAtEveryDepth<toy::QueensUnleaved, E>(n);
     SearchParams<int> p;
     auto solutions = seq::search<toy::QueensUnleaved, Enumeration<CountByDepth<toy::RowOf>>>({n}, {}, p);
     EXPECT_EQ(solutions.enumerator.get().at(n), n == 6 ? 4u : 92u);  // OEIS A000170
@@ -104,15 +111,7 @@ TEST(Seq, UncountedGeneratorSearchesTheSameTree) {
   // its children are built to be counted).
   using E = Enumeration<CountByDepth<toy::RowOf>>;
   static_assert(!DfsSteps<toy::QueensUncounted, E>::counted && DfsSteps<toy::Queens, E>::counted);
-  for (int n : {1, 6, 8}) {
-    for (int d = -1; d <= n + 1; ++d) {
-      SearchParams<int> p;
-      p.maxDepth = d;
-      auto counted = seq::search<toy::Queens, E>({n}, {}, p);
-      auto uncounted = seq::search<toy::QueensUncounted, E>({n}, {}, p);
-      expectSameCounts(uncounted, counted, "n " + std::to_string(n) + " depth " + std::to_string(d));
-    }
-  }
+  for (int n : {1, 6, 8}) expectSameQueensAtEveryDepth<toy::QueensUncounted, E>(n);
   // And a branch and bound whose generator scans lazily, with level prunes: the optimum 60 (31 + 27
   // + 2) and the decision both ways.
   const toy::SubsetSum::Space s{{31, 27, 19, 17, 13, 11, 7, 5, 3, 2}, 60};
