@@ -104,8 +104,9 @@ concept HasBound = requires(const typename M::Space& s, const typename M::Node& 
 // Optionally `accumulateChildren(parent, n)`: count the n children of `parent` that lie at the
 // depth limit without building them (they would only be accumulated, never expanded). And, with
 // it, `accumulateGrandchildren(parent, n)`: the n grandchildren of `parent` at the depth limit,
-// counted in bulk when the Generator can also say how many children its next child has without
-// building that child (`std::size_t countChildrenOfNext()`, which steps past it like next()).
+// counted in bulk when the Generator counts its children (numChildren) and can also say how many
+// children its next child has without building that child (`std::size_t countChildrenOfNext()`,
+// which steps past it like next()).
 template <class E, class Node>
 concept Enumerator = std::default_initializable<E> && std::copy_constructible<E> &&
                      requires(E& e, const E& other, const Node& n) {
@@ -148,11 +149,11 @@ concept CountsChildrenOfNext = requires(G& g) {
   { g.countChildrenOfNext() } -> std::convertible_to<std::size_t>;
 };
 
-// Optional on a generator: `std::size_t dropLeaves()`, called once before its first child:
-// removes the children that have no children of their own (leaves of the tree), lowers
-// numChildren by as many (hasNext, if it has one, agrees), and returns how many. An enumeration
-// whose enumerator counts children in bulk (accumulateChildren) counts them without building
-// them; other searches never call it.
+// Optional on a counted generator (numChildren): `std::size_t dropLeaves()`, called once before
+// its first child: removes the children that have no children of their own (leaves of the tree),
+// lowers numChildren by as many (hasNext, if it has one, agrees), and returns how many. An
+// enumeration whose enumerator counts children in bulk (accumulateChildren) counts them without
+// building them; other searches never call it.
 template <class G>
 concept DropsLeaves = requires(G& g) {
   { g.dropLeaves() } -> std::convertible_to<std::size_t>;
