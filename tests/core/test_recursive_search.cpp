@@ -157,7 +157,8 @@ TEST(RecursiveSearch, StopsWhereDepthFirstStops) {
   SearchParams<int> p;
   for (std::uint64_t at : {1, 2, 3, 40, 91, 92, 2056, 2057}) {
     expectSame<toy::Queens, Enumeration<StopAt>>({8}, {}, p, "queens 8 stopped at " + std::to_string(at), at);
-    expectSame<toy::QueensUncounted, Enumeration<StopAt>>({8}, {}, p, "uncounted queens 8 stopped at " + std::to_string(at), at);
+    expectSame<toy::QueensUncounted, Enumeration<StopAt>>({8}, {}, p,
+                                                          "uncounted queens 8 stopped at " + std::to_string(at), at);
   }
 }
 

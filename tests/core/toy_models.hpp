@@ -108,18 +108,11 @@ struct QueensUnleaved {
 struct QueensUncounted {
   using Space = Queens::Space;
   using Node = Queens::Node;
-  struct Generator {
-    Generator(const Space& s, const Node& p)
-        : parent(p), n(s.n), free(((s.n >= 32) ? ~0u : ((1u << s.n) - 1)) & ~(p.cols | p.diag1 | p.diag2)) {}
-    const Node& parent;
-    int n;
-    std::uint32_t free;
-    bool hasNext() const { return free != 0; }
-    Node next() {
-      const std::uint32_t bit = free & -free;
-      free &= free - 1;
-      return {parent.row + 1, parent.row + 1 == n, parent.cols | bit, (parent.diag1 | bit) << 1, (parent.diag2 | bit) >> 1};
-    }
+  struct Generator {  // Queens' children, without exposing its count
+    Generator(const Space& s, const Node& p) : queens(s, p) {}
+    bool hasNext() const { return queens.free != 0; }
+    Node next() { return queens.next(); }
+    Queens::Generator queens;
   };
 };
 

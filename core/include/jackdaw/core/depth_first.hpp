@@ -111,9 +111,8 @@ class DepthFirst {
       std::size_t given = 0;
       for (std::size_t i = 0; i < frames_.size() && given < maxTasks && (given == 0 || acrossLevels); ++i) {
         DfsFrame<M, K>& f = frames_[i];
-        while (f.gen && Steps::more(*f.gen, f.remaining) && given < maxTasks) {
-          checkNext(f);
-          Steps::took(f.remaining);
+        while (open(f) && given < maxTasks) {
+          take(f);
           Node c = f.gen->next();
           if (rules_->pruned(c)) {
             if constexpr (pruneLevel) cutLevel(f);
@@ -146,8 +145,7 @@ class DepthFirst {
         std::size_t left = n;
         bool cut = false;
         while (Steps::more(gen, left)) {
-          Check::beforeNext(gen, n, n - left);
-          Steps::took(left);
+          Steps::take(gen, n, left);
           Node c = gen.next();
           if (rules_.pruned(c)) {
             if constexpr (pruneLevel) {
@@ -191,9 +189,9 @@ class DepthFirst {
   // The generator contract, in checked builds (generator_check.hpp); nothing otherwise.
   using Check = typename Steps::Check;
   static constexpr std::size_t kCut = static_cast<std::size_t>(-1);
-  static void checkNext(const Frame& f) {
-    if constexpr (kCheckModels) Check::beforeNext(*f.gen, f.declared, f.declared - f.remaining);
-  }
+  // A frame that has been expanded here and has children left (DfsSteps::more); taking one.
+  static bool open(const Frame& f) { return f.gen && Steps::more(*f.gen, f.remaining); }
+  static void take(Frame& f) { Steps::take(*f.gen, f.declared, f.remaining); }
   static void checkEnd(const Frame& f) {
     if constexpr (kCheckModels)
       if (f.gen && f.declared != kCut) Check::atEnd(*f.gen, f.declared);
@@ -216,8 +214,7 @@ class DepthFirst {
         if constexpr (requires { hooks_.afterBacktrack(*this); }) hooks_.afterBacktrack(*this);
         continue;
       }
-      checkNext(f);
-      Steps::took(f.remaining);
+      take(f);
       const int d = f.depth + 1;
       if constexpr (inPlace) {
         Frame& c = stack_.emplace(d);
@@ -265,17 +262,15 @@ class DepthFirst {
       return;
     }
     bool lost = Steps::hasChildren(rules_, visited, d);
-    for (std::size_t i = 0; i < stack_.size() && !lost; ++i) lost = stack_[i].gen && Steps::more(*stack_[i].gen, stack_[i].remaining);
+    for (std::size_t i = 0; i < stack_.size() && !lost; ++i) lost = open(stack_[i]);
     if (lost) rules_.truncated = true;
   }
   // Every open frame's unexplored children (a frame without a generator is the node just visited).
   void keepOpenFrames() {
     for (std::size_t i = 0; i < stack_.size(); ++i) {
       Frame& f = stack_[i];
-      if (!f.gen) continue;
-      while (Steps::more(*f.gen, f.remaining)) {
-        checkNext(f);
-        Steps::took(f.remaining);
+      while (open(f)) {
+        take(f);
         keep(f.gen->next(), f.depth + 1);
       }
     }
@@ -284,8 +279,7 @@ class DepthFirst {
     Generator gen = generator(n);
     const std::size_t k = Steps::opened(gen);
     for (std::size_t left = k; Steps::more(gen, left);) {
-      Check::beforeNext(gen, k, k - left);
-      Steps::took(left);
+      Steps::take(gen, k, left);
       keep(gen.next(), depth + 1);
     }
   }

@@ -46,7 +46,9 @@ struct DfsSteps {
     if constexpr (counted) return left > 0;
     else return left > 0 && gen.hasNext();
   }
-  [[gnu::always_inline]] static void took(std::size_t& left) {
+  // About to take the next child: the checked build's contract check, then one fewer left.
+  [[gnu::always_inline]] static void take(const Generator& gen, std::size_t declared, std::size_t& left) {
+    Check::beforeNext(gen, declared, declared - left);
     if constexpr (counted) --left;
   }
   // How many children gen gives: its count, or counted by building them (gen is used up then).

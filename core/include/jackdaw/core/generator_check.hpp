@@ -49,7 +49,6 @@ std::string typeName() {
 template <class M>
 struct GeneratorCheck {
   using G = typename M::Generator;
-  static constexpr bool knowsEnd = requires(const G& g) { { g.hasNext() } -> std::convertible_to<bool>; };
 
   [[noreturn]] static void fail(const std::string& what) {
     throw ModelError("model " + typeName<M>() + ": " + what);
@@ -67,7 +66,7 @@ struct GeneratorCheck {
         fail("Generator::numChildren changed from " + std::to_string(declared) + " to " +
              std::to_string(static_cast<std::size_t>(g.numChildren)) +
              " after construction; set it once, in the constructor");
-      if constexpr (knowsEnd)
+      if constexpr (KnowsNext<G>)
         if (!g.hasNext())
           fail("numChildren = " + std::to_string(declared) + " but hasNext() is false before child " +
                std::to_string(taken + 1) + ": numChildren over-counts the children");
@@ -94,7 +93,7 @@ struct GeneratorCheck {
   }
   // After `declared` calls of next(): the generator must have no more.
   static void atEnd(const G& g, std::size_t declared) {
-    if constexpr (kCheckModels && knowsEnd && CountsChildren<G>)
+    if constexpr (kCheckModels && KnowsNext<G> && CountsChildren<G>)
       if (g.hasNext())
         fail("numChildren = " + std::to_string(declared) + " but hasNext() is still true after child " +
              std::to_string(declared) + ": numChildren under-counts the children");

@@ -98,8 +98,7 @@ class RecursiveSearch {
     [[maybe_unused]] bool cut = false;  // a level prune ended the children early (checked builds)
     const int cd = d + 1;
     while (Steps::more(gen, left)) {
-      Check::beforeNext(gen, declared, declared - left);
-      Steps::took(left);
+      Steps::take(gen, declared, left);
       Node c = child(gen);
       if (rules_.pruned(c)) {
         if constexpr (Steps::pruneLevel) left = 0, cut = true;

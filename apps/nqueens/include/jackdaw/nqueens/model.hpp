@@ -17,7 +17,7 @@
 namespace jackdaw::nqueens {
 
 struct Board {
-  Board(int size = 8) : n(size), columns(size >= 32 ? ~0u : ((1u << size) - 1u)) {}  // NOLINT: Board{n}
+  explicit Board(int size = 8) : n(size), columns(size >= 32 ? ~0u : ((1u << size) - 1u)) {}
   int n;
   std::uint32_t columns;  // the board's columns as bits: the n low bits, computed once
   std::uint32_t full() const { return columns; }
