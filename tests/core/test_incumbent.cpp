@@ -26,6 +26,25 @@ TEST(Incumbent, MaximiseAndMinimise) {
   EXPECT_EQ(*mn.nodeObjective(), 90);
 }
 
+// The bound test reads the value before the flag: without a bound nothing is cut, not even a bound
+// at or below the unset value's default (0), and with one, a tie is cut (not better).
+TEST(Incumbent, CutsOnlyWhatCannotImprove) {
+  Incumbent<int, int, std::greater<>> mx;
+  for (int b : {-5, 0, 5}) EXPECT_FALSE(mx.cuts(b)) << b;
+  mx.offerBound(-3);
+  EXPECT_TRUE(mx.cuts(-5));
+  EXPECT_TRUE(mx.cuts(-3));
+  EXPECT_FALSE(mx.cuts(-2));
+  EXPECT_FALSE(mx.cuts(0));
+
+  Incumbent<double, double, std::less<>> mn;
+  for (double b : {-1.0, 0.0, 1.0}) EXPECT_FALSE(mn.cuts(b)) << b;
+  mn.offerBound(2.5);
+  EXPECT_TRUE(mn.cuts(2.5));
+  EXPECT_TRUE(mn.cuts(3.0));
+  EXPECT_FALSE(mn.cuts(0.0));
+}
+
 TEST(Incumbent, ConcurrentOffersKeepTheBest) {
   Incumbent<int, int, std::greater<>> inc;
   std::vector<std::thread> ts;

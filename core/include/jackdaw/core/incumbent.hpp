@@ -34,6 +34,13 @@ class Incumbent {
   // True when `o` is strictly better than the current bound (or there is none).
   bool wouldImprove(const Obj& o) const noexcept { return !hasBound() || Better{}(o, bound()); }
 
+  // True when a subtree whose bound is `b` cannot improve on the incumbent (the bound test). The
+  // common answer, "it can", takes one load: the value is compared before the flag is read (a
+  // value read without the flag may be stale or the unset default, so a cut reads both again).
+  bool cuts(const Obj& b) const noexcept {
+    return !Better{}(b, bound()) && hasBound() && !Better{}(b, bound());
+  }
+
   // What a generator may read of this incumbent (incumbent_view.hpp); `goal` may be null.
   IncumbentView<Obj> view(const Obj* goal) const noexcept { return {&best_, &has_, goal}; }
 

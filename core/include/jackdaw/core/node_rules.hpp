@@ -46,7 +46,7 @@ class NodeRules {
       const auto b = M::bound(space_, n);
       bool cut;
       if constexpr (isDecision<K>) cut = Better{}(*params_.expectedObjective, b);
-      else cut = incumbent_->hasBound() && !Better{}(b, incumbent_->bound());
+      else cut = incumbent_->cuts(b);
       if (cut) {
         ++stats.prunes;
         return true;
