@@ -5,7 +5,8 @@
         [--ranks 1 2] [--out bench/results/startup.md] [--note TEXT] [-- APP_ARGS...]
 
 APP_ARGS default to `-n 4` (nqueens: 2 solutions, a search of microseconds); on one rank
-`--skeleton seq` is added, on more `--skeleton budget --threads 1` (seq runs on one rank only). For each rank count,
+`--skeleton seq` is added, on more `--skeleton budget --threads 1` (seq runs on one rank only);
+with --default-skeleton neither is (the app's default, `auto`, with a worker per CPU). For each rank count,
 the runs alternate OLD, NEW, OLD, NEW, ... (RUNS of each); one rank is a plain exec, more are
 `mpirun -n R`. Reported per binary: the median wall seconds and the range [min, max]. Then one
 NEW run with --stats, whose "startup" section splits the time before the search (exec to main,
@@ -33,7 +34,9 @@ def launch(ranks):
     return [shutil.which("mpirun") or "mpirun", "--oversubscribe", "--allow-run-as-root", "-n", str(ranks)]
 
 
-def rank_args(ranks):
+def rank_args(ranks, default_skeleton=False):
+    if default_skeleton:
+        return []
     return ["--skeleton", "seq"] if ranks == 1 else ["--skeleton", "budget", "--threads", "1"]
 
 
@@ -65,6 +68,8 @@ def main():
     ap.add_argument("--ranks", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--out")
     ap.add_argument("--note", default="")
+    ap.add_argument("--default-skeleton", action="store_true",
+                    help="add no --skeleton/--threads: the app's default (auto, a worker per CPU)")
     ap.add_argument("app_args", nargs="*")
     a = ap.parse_args()
     if a.runs < 1 or any(r < 1 for r in a.ranks):
@@ -74,7 +79,7 @@ def main():
     os.environ.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
     lines = ["# Start-up: a trivial search from exec to exit", ""]
     lines.append(f"- command: `bench/startup/startup.py --old {a.old} --new {benchlib.shown(a.new)} --runs {a.runs} "
-                 f"--ranks {' '.join(map(str, a.ranks))} -- {' '.join(args)}`")
+                 f"--ranks {' '.join(map(str, a.ranks))}{' --default-skeleton' if a.default_skeleton else ''} -- {' '.join(args)}`")
     lines.append(f"- machine: {benchlib.machine()}")
     lines.append(f"- date: {benchlib.utc_now()}")
     lines.append(f"- runs: {a.runs} of each binary per rank count, alternated (old, new, old, new, ...)")
@@ -86,8 +91,8 @@ def main():
     for r in a.ranks:
         old, new = [], []
         for _ in range(a.runs):
-            old.append(timed(launch(r) + [a.old] + args + rank_args(r)))
-            new.append(timed(launch(r) + [a.new] + args + rank_args(r)))
+            old.append(timed(launch(r) + [a.old] + args + rank_args(r, a.default_skeleton)))
+            new.append(timed(launch(r) + [a.new] + args + rank_args(r, a.default_skeleton)))
         ow, nw = [w for w, _ in old], [w for w, _ in new]
         lines.append(f"| {r} | {fmt(ow)} | {fmt(nw)} | {statistics.median(ow) / statistics.median(nw):.2f} | "
                      f"{fmt([c for _, c in old])} | {fmt([c for _, c in new])} |")
@@ -96,7 +101,7 @@ def main():
     for r in a.ranks:
         with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
             stats = f.name
-        t = wall(launch(r) + [a.new] + args + rank_args(r) + ["--stats", stats])
+        t = wall(launch(r) + [a.new] + args + rank_args(r, a.default_skeleton) + ["--stats", stats])
         with open(stats) as f:
             s = json.load(f).get("startup", {})
         os.unlink(stats)

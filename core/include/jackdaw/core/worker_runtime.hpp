@@ -41,7 +41,7 @@
 namespace jackdaw {
 
 struct RuntimeOptions {
-  int threads = 0;          // 0: one per CPU the process may use (hwloc)
+  int threads = 0;          // 0: one per CPU the process may use (CpuSet)
   bool bind = false;        // pin worker k to the k-th allowed core
   WorkRateParams rate{};    // constants of (3.1)
   // The workers a runtime of these options has.
@@ -58,7 +58,10 @@ class WorkerRuntime {
     accounts_.reserve(static_cast<std::size_t>(slots()));
     for (int i = 0; i < slots(); ++i) accounts_.push_back(std::make_unique<PaddedAccount>(o.rate));
     arena_.initialize();
-    if (o.bind) binder_ = std::make_unique<Binder>(arena_);
+    if (o.bind) {
+      (void)CpuSet::current().cores();  // the topology, loaded here rather than by a worker
+      binder_ = std::make_unique<Binder>(arena_);
+    }
   }
   ~WorkerRuntime() { release(); }
   WorkerRuntime(const WorkerRuntime&) = delete;
