@@ -44,10 +44,11 @@ class StableStack {
   [[gnu::always_inline]] void pop() noexcept {
     std::destroy_at(top_);
     --size_;
-    // Within a chunk the previous element is adjacent; only a chunk boundary needs the lookup.
-    top_ = (size_ == 0) ? nullptr
-           : (size_ % ChunkSize != 0 ? std::launder(reinterpret_cast<T*>(reinterpret_cast<Slot*>(top_) - 1))
-                                      : at(chunks_, size_ - 1));
+    // Within a chunk the previous element is adjacent (one test on the common path); only a chunk
+    // boundary needs the lookup, or an empty stack.
+    top_ = size_ % ChunkSize != 0 ? std::launder(reinterpret_cast<T*>(reinterpret_cast<Slot*>(top_) - 1))
+           : size_ == 0           ? nullptr
+                                  : at(chunks_, size_ - 1);
   }
 
   void clear() noexcept {
