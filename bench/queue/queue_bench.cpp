@@ -2,8 +2,8 @@
 // (a) the owner alone, pushing a batch then popping it (LIFO): BlockQueue, a plain std::deque,
 //     today's mutex DepthPool;
 // (b) the same owner loop, each taken task now costing a little work (kWork LCG steps, about
-//     20 ns, so that one thief can keep up), while one thief thread steals, throttled so that
-//     about 1 % or 10 % of the tasks are stolen (counter stolen_pct: what it reached).
+//     20 ns, so that a thief can keep up), while one thief thread (or 15) steals, throttled so
+//     that about 1 % or 10 % of the tasks are stolen (counter stolen_pct: what they reached).
 // items_per_second counts owner operations (pushes and successful pops).
 #include <benchmark/benchmark.h>
 
@@ -12,6 +12,7 @@
 #include <deque>
 #include <optional>
 #include <thread>
+#include <vector>
 
 #include "jackdaw/core/block_queue.hpp"
 #include "jackdaw/core/work_pool.hpp"
@@ -92,30 +93,31 @@ void ownerOnly(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<std::int64_t>(ops));
 }
 
-// range(0): threads (1: owner alone, 2: owner and one thief); range(1): percent to steal.
+// range(0): threads (1: the owner alone; N > 1: the owner and N - 1 thieves); range(1): the
+// percent of pushed tasks the thieves together steal (each steals while the total is under it).
 template <class Q>
 void withThief(benchmark::State& state) {
-  const bool thief = state.range(0) >= 2;
+  const int thieves = static_cast<int>(state.range(0)) - 1;
   const auto pct = static_cast<std::uint64_t>(state.range(1));
   Q q;
   alignas(64) std::atomic<std::uint64_t> pushed{0};
+  alignas(64) std::atomic<std::uint64_t> stolen{0};
   alignas(64) std::atomic<bool> stop{false};
-  std::uint64_t stolen = 0;
-  std::thread t;
-  if (thief)
-    t = std::thread([&] {
+  std::vector<std::thread> ts;
+  for (int i = 0; i < thieves; ++i)
+    ts.emplace_back([&] {
       std::uint64_t sink = 0;
       unsigned idle = 0;
       while (!stop.load(std::memory_order_relaxed)) {
-        if (stolen * 100 < pct * pushed.load(std::memory_order_relaxed)) {
+        if (stolen.load(std::memory_order_relaxed) * 100 < pct * pushed.load(std::memory_order_relaxed)) {
           if (auto x = q.steal()) {
             sink += x->value;
             work(sink, kWork);
-            ++stolen;
+            stolen.fetch_add(1, std::memory_order_relaxed);
             continue;
           }
         }
-        // Over quota or nothing granted: spin, and now and then let the other core's load run.
+        // Over quota or nothing granted: spin, and now and then let another core's load run.
         if (++idle % 256 == 0) std::this_thread::yield();
         else pause();
       }
@@ -128,11 +130,11 @@ void withThief(benchmark::State& state) {
     pushed.store(pushes, std::memory_order_relaxed);
   }
   stop.store(true);
-  if (t.joinable()) t.join();
+  for (auto& t : ts) t.join();
   while (auto x = q.pop()) sink += x->value;
   benchmark::DoNotOptimize(sink);
   state.SetItemsProcessed(static_cast<std::int64_t>(ops));
-  state.counters["stolen_pct"] = pushes ? 100.0 * static_cast<double>(stolen) / static_cast<double>(pushes) : 0.0;
+  state.counters["stolen_pct"] = pushes ? 100.0 * static_cast<double>(stolen.load()) / static_cast<double>(pushes) : 0.0;
 }
 
 }  // namespace
@@ -142,8 +144,8 @@ BENCHMARK(ownerOnly<Block<64, 8>>)->Name("owner_only/BlockQueue<64x8>");
 BENCHMARK(ownerOnly<Deque>)->Name("owner_only/std::deque");
 BENCHMARK(ownerOnly<Depth>)->Name("owner_only/DepthPool");
 BENCHMARK(withThief<Block<16, 16>>)->Name("with_thief/BlockQueue<16x16>")
-    ->ArgNames({"threads", "pct"})->Args({1, 0})->Args({2, 1})->Args({2, 10})->UseRealTime();
+    ->ArgNames({"threads", "pct"})->Args({1, 0})->Args({2, 1})->Args({2, 10})->Args({16, 1})->Args({16, 10})->UseRealTime();
 BENCHMARK(withThief<Depth>)->Name("with_thief/DepthPool")
-    ->ArgNames({"threads", "pct"})->Args({1, 0})->Args({2, 1})->Args({2, 10})->UseRealTime();
+    ->ArgNames({"threads", "pct"})->Args({1, 0})->Args({2, 1})->Args({2, 10})->Args({16, 1})->Args({16, 10})->UseRealTime();
 
 BENCHMARK_MAIN();

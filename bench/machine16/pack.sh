@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Pack what run.sh (beside this file) needs on a machine where nothing can be installed: the
+# stripped release binaries of uts, ns, maxclique and queue_bench, the libraries that machine
+# lacks (oneTBB, spdlog, fmt, Google Benchmark: not MPI, whose own library must match its
+# mpirun), and the UTS 2.1 reference built by bench/uts_reference/build.sh.
+#
+#   bench/machine16/pack.sh BUILD_DIR UTS_REF_DIR PACK.tar.gz
+set -euo pipefail
+build=$(realpath "$1"); refdir=$(realpath "$2"); pack=$(realpath -m "$3")
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+mkdir -p "$t/bin" "$t/lib" "$t/ref"
+for b in apps/uts/uts apps/ns/ns apps/maxclique/maxclique bench/queue/queue_bench; do
+  strip -o "$t/bin/$(basename "$b")" "$build/$b"
+done
+for r in uts-seq uts-pthread uts-mpi-ws; do strip -o "$t/ref/$r" "$refdir/$r"; done
+for l in libtbb.so.12 libtbbmalloc.so.2 libspdlog.so.1.10 libfmt.so.9 libbenchmark.so.1debian; do
+  f=$(ldconfig -p | awk -v l="$l" '$1 == l {print $NF; exit}')
+  [ -n "$f" ] && cp -L "$f" "$t/lib/$l"
+done
+tar -czf "$pack" -C "$t" bin lib ref
+ls -l "$pack"
