@@ -27,7 +27,10 @@ def parse(folder):
     with open(os.path.join(folder, "runs.tsv")) as f:
         for line in f:
             name, clock, rc = line.rstrip("\n").split("\t")
-            text = open(os.path.join(folder, "logs", name + ".txt"), errors="replace").read()
+            try:
+                text = open(os.path.join(folder, "logs", name + ".txt"), errors="replace").read()
+            except OSError:  # NAME.allcore16: its sixteen logs are NAME.allcore.cN
+                text = ""
             t = J_TIME.search(text) or R_TIME.search(text)
             n = J_NODES.search(text) or R_NODES.search(text)
             runs.append({"name": name, "clock": float(clock), "rc": int(rc),
@@ -96,6 +99,24 @@ def main():
         print("|---|---|---|---|")
         for k, ts in groups.items():
             print(f"| {k} | {len(ts)} | {statistics.median(ts):.3f} | {min(ts):.3f}–{max(ts):.3f} |")
+    allcore = {}
+    for f in sorted(os.listdir(os.path.join(a.folder, "logs"))):
+        m = re.match(r"(.+)\.allcore\.c\d+\.txt$", f)
+        if m:
+            t = J_TIME.search(open(os.path.join(a.folder, "logs", f), errors="replace").read())
+            allcore.setdefault(m.group(1), []).append(float(t.group(1)) if t else None)
+    if allcore:
+        print("\n| seq, 16 at once (one per core) | runs with a time | median s | min–max s | alone s | alone / median |")
+        print("|---|---|---|---|---|---|")
+        for k, ts in allcore.items():
+            ok = [t for t in ts if t is not None]
+            alone = next((r["time"] for r in runs if r["name"] == k + ".alone"), None)
+            if len(ok) != len(ts):
+                bad.append(k + ".allcore")
+            if ok:
+                med = statistics.median(ok)
+                ratio = f"{alone / med:.3f}" if alone else ""
+                print(f"| {k} | {len(ok)} of {len(ts)} | {med:.3f} | {min(ok):.3f}–{max(ok):.3f} | {alone or ''} | {ratio} |")
     if bad:
         print("\nflagged: " + ", ".join(bad), file=sys.stderr)
         sys.exit(1)

@@ -95,7 +95,47 @@ want scaling && fits 50 "NS scaling" && { scaling NS40 60 "$ns" -g 40; save; }
 # 4. The large trees, one round each.
 want large && fits 150 T3XXL && { side_by_side T3XXL 1 90; save; }
 want large && fits 110 T1XL && { side_by_side T1XL 1 60; save; }
-# 5. Issue 40: MaxClique brock400_2, depth_bounded -d 2, 8 ranks x 2 workers, the four policies
+# 5. The machine's own ceiling: 16 one-worker seq runs at once, one per core (taskset), beside one
+#    alone: a worker's node rate with every core busy, the fair baseline of a 16-worker speed-up.
+allcore() {
+  local name=$1; shift
+  run "$name.alone" 90 taskset -c 0 "$@" --skeleton seq --threads 1
+  local t0 c; t0=$(date +%s.%N)
+  for c in $(seq 0 15); do
+    taskset -c "$c" "$@" --skeleton seq --threads 1 >"$out/logs/$name.allcore.c$c.txt" 2>&1 &
+  done
+  wait
+  awk -v n="$name.allcore16" -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {printf "%s\t%.3f\t0\n", n, b - a}' >>"$out/runs.tsv"
+}
+want allcore && fits 60 "allcore T3L" && { allcore T3L "$uts" --tree T3L; save; }
+want allcore && fits 60 "allcore T1L" && { allcore T1L "$uts" --tree T1L; save; }
+want allcore && fits 40 "allcore NS" && { allcore NS38 "$ns" -g 38; save; }
+# 6. Issue 52: one worker of the budget skeleton against seq (CPU and search time), alternated.
+if want budget1; then
+  for r in 1 2 3; do
+    fits 45 "budget1 round $r" || break
+    run "NS38b.seq.r$r" 60 "$ns" -g 38 --skeleton seq --threads 1
+    run "NS38b.budget1.r$r" 60 "$ns" -g 38 --skeleton budget -b 100000 --threads 1
+    run "T1Lb.seq.r$r" 60 "$uts" --tree T1L --skeleton seq --threads 1
+    run "T1Lb.budget1.r$r" 60 "$uts" --tree T1L --skeleton budget --threads 1
+    save
+  done
+fi
+# 7. Issue 52: NS against NumericMonoid and RGD on this Intel machine (seq, one thread each;
+#    Jackdaw's AVX-512 and AVX2 kernels), alternated.
+if want nspeers && [ -x "$ref/nm-treewalk-g38" ]; then
+  for r in 1 2 3; do
+    for g in 36 38 40; do
+      fits 50 "nspeers genus $g round $r" || break 2
+      run "nm$g.nm.r$r" 120 "$ref/nm-treewalk-g$g"
+      run "nm$g.rgd.r$r" 120 "$ref/rgd" "$g"
+      run "nm$g.jd512.r$r" 120 "$ns" -g "$g" --skeleton seq --threads 1 --simd avx512
+      run "nm$g.jd2.r$r" 120 "$ns" -g "$g" --skeleton seq --threads 1 --simd avx2
+    done
+    save
+  done
+fi
+# 8. Issue 40: MaxClique brock400_2, depth_bounded -d 2, 8 ranks x 2 workers, the four policies
 #    rotated, isolated then with rank 5 three times slower; as many rounds as fit.
 g="$root/instances/dimacs/brock400_2.clq"
 for cond in isolated slow; do
