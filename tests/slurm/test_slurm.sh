@@ -76,13 +76,21 @@ grep -q "^status: interrupted$" "$out/stdout" || fail "graceful job: the summary
 grep -q '"complete": false' "$out/stats.json" || fail "graceful job: stats not marked incomplete"
 echo "ok: graceful job $id stopped at its signal, partial result written"
 
-# 5. Longer than its time limit: ns -g 44 (n(44) = 5,460,401,576; Fromentin & Hivert's table, in
-#    instances/ns/genus_counts.tsv), about 55 s of work for 2 one-worker ranks on the 2-core Intel
-#    Xeon development machine (more under load), under a 1-minute limit with USR1 30 s before it.
-#    At each signal the search checkpoints and the script requeues the job; the next leg resumes;
-#    the last leg prints the whole answer.
+# 5. Longer than its time limit: an ns search sized from this machine's speed to take more than
+#    a minute for 2 one-worker ranks, under a 1-minute limit with USR1 30 s before it. At each
+#    signal the search checkpoints and the script requeues the job; the next leg resumes; the last
+#    leg prints the whole answer. A fixed genus was not enough: -g 44 took about 55 s on the 2-core
+#    Intel Xeon development machine but 29 s on a Zen 5 CI machine, which ended before its signal.
+#    The size: one worker's rate on genus 38 (about 2 s), then the least genus in 44..47 whose
+#    node count (the cumulative column of instances/ns/genus_counts.tsv, Fromentin & Hivert's
+#    table) needs 45 s of 2 workers at that rate; 2 ranks in the job run 1.5-2x slower than that.
+rate=$("$build/apps/ns/ns" -g 38 --skeleton seq --threads 1 | awk '$1 == "rate:" {print $2}')
+[ -n "$rate" ] || fail "could not measure ns's rate on genus 38"
+genus_max=$(awk -F'\t' -v r="$rate" '$1 ~ /^[0-9]+$/ && $1 >= 44 && $1 <= 47 && !g && $3 >= 2 * r * 45 {g = $1} END {print g ? g : 47}' \
+            "$src/instances/ns/genus_counts.tsv")
+echo "ns: one worker at $rate nodes/s on genus 38; the requeued job searches genus $genus_max"
 ck="$work/ck-long"
-id=$(CHECKPOINT="$ck" APP=ns ARGS="-g 44 --skeleton budget" \
+id=$(CHECKPOINT="$ck" APP=ns ARGS="-g $genus_max --skeleton budget" \
      submit --job-name=long --time=1 --signal=B:USR1@30 --ntasks-per-node=2 --cpus-per-task=1 \
      "$src/slurm/jackdaw-search.sbatch")
 # Slurm keeps a requeued job pending for about two minutes (its eligible time is set ahead). Once
@@ -111,8 +119,8 @@ for ((l = 0; l < legs - 1; l++)); do
   grep -q "^CHECKPOINT:" "$out/leg-$l/stdout" || fail "leg $l of job $id ended without a checkpoint: $(cat "$out/leg-$l/stdout")"
   grep -q '"complete": false' "$out/leg-$l/stats.json" || fail "leg $l of job $id is not marked partial"
 done
-genus=$(awk -F'\t' '$1 ~ /^[0-9]+$/ && $1 <= 44 {print $1 ": " $2}' "$src/instances/ns/genus_counts.tsv")
-[ "$(grep -c . <<<"$genus")" = 45 ] || fail "instances/ns/genus_counts.tsv lacks genus 0..44"
+genus=$(awk -F'\t' -v m="$genus_max" '$1 ~ /^[0-9]+$/ && $1 <= m {print $1 ": " $2}' "$src/instances/ns/genus_counts.tsv")
+[ "$(grep -c . <<<"$genus")" = $((genus_max + 1)) ] || fail "instances/ns/genus_counts.tsv lacks genus 0..$genus_max"
 while read -r line; do
   grep -qx "$line" "$out/stdout" || fail "requeued job $id: '$line' missing or wrong: $(cat "$out/stdout" 2>&1)"
 done <<<"$genus"
