@@ -435,4 +435,48 @@ bool isEmbedding(const Space& s, const std::vector<std::int32_t>& image) {
   return true;
 }
 
+namespace {
+
+struct Prober {
+  const Space& s;
+  ValueOrder order;
+  std::uint64_t maxNodes;
+  ProbeResult r;
+
+  // False once the probe ends: an embedding found or the budget spent.
+  bool visit(const Node& n) {
+    if (n.dead) return true;  // not a node: the search's bound prunes it before its visit
+    if (r.nodes == maxNodes) return false;
+    ++r.nodes;
+    if (n.complete()) {
+      r.image = n.image;
+      return false;
+    }
+    const int row = branchRow(s, n);
+    if (row < 0) return true;
+    const std::uint64_t* d = &n.domains[static_cast<std::size_t>(row) * s.target.words];
+    if (order == ValueOrder::Degree) {  // ascending index = descending degree
+      for (int w = 0; w < s.target.words; ++w)
+        for (std::uint64_t bits = d[w]; bits != 0; bits &= bits - 1)
+          if (!visit(childOf(s, n, row, w * 64 + __builtin_ctzll(bits)))) return false;
+    } else {
+      for (int w = s.target.words - 1; w >= 0; --w)
+        for (std::uint64_t bits = d[w]; bits != 0;) {
+          const int b = 63 - __builtin_clzll(bits);
+          bits &= ~(std::uint64_t{1} << b);
+          if (!visit(childOf(s, n, row, w * 64 + b))) return false;
+        }
+    }
+    return true;
+  }
+};
+
+}  // namespace
+
+ProbeResult probe(const Space& s, ValueOrder order, std::uint64_t maxNodes) {
+  Prober p{s, order, maxNodes, {}};
+  if (maxNodes > 0) (void)p.visit(rootNode(s));
+  return p.r;
+}
+
 }  // namespace jackdaw::sip

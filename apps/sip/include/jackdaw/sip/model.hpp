@@ -33,12 +33,20 @@
 //   index; values in order of ascending target degree by default (Options::valueOrder; the target
 //   is relabelled by degree, so the order is an index scan).
 //
+// - A probe before a decision's complete search (probe(), the app's --probe-nodes): depth-first
+//   in the other value order, given up after a fixed number of nodes. Either order alone has heavy
+//   tails on instances where the other is quick (si2_r001_m200.09 induced: 27,309 nodes ascending,
+//   528 descending; si2_r005_m200.00: 23,421 against 1.35 M), the tails that Glasgow's randomised
+//   restarts even out; the probe is one such restart, bounded, so it costs at most its budget and
+//   proves nothing: only an embedding it finds is an answer.
+//
 // What each piece measured is in bench/results/vs-peers.md ("SIP against the Glasgow Subgraph
 // Solver, second pass"). A node holds only the open (unassigned) pattern vertices' domains, so it
 // shrinks with depth (the parallel skeletons copy one per child).
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include <cereal/types/vector.hpp>
@@ -109,6 +117,15 @@ bool isEmbedding(const Space& s, const std::vector<std::int32_t>& image);
 
 // The child of `parent` with the open row `row` (pattern vertex parent.vars[row]) assigned v.
 Node childOf(const Space& s, const Node& parent, int row, int v);
+
+// The bounded probe: depth-first from the root, values in `order`, at most maxNodes nodes
+// (counted as the search counts them: a child that propagation kills is not one). An embedding
+// found, or none.
+struct ProbeResult {
+  std::optional<std::vector<std::int32_t>> image;
+  std::uint64_t nodes = 0;
+};
+ProbeResult probe(const Space& s, ValueOrder order, std::uint64_t maxNodes);
 
 struct Generator {
   const Space& space;
