@@ -3,7 +3,7 @@
 #   find_package(Jackdaw REQUIRED)                       # every component
 #   target_link_libraries(my_app PRIVATE Jackdaw::jackdaw)
 # or ask only for what it links, and need only that part's dependencies:
-#   find_package(Jackdaw REQUIRED COMPONENTS search)     # no MPI, OpenSSL, spdlog, ...
+#   find_package(Jackdaw REQUIRED COMPONENTS search)     # no MPI, spdlog, CLI11, ...
 #   target_link_libraries(my_solver PRIVATE Jackdaw::search)
 # Components (each its own targets file, loaded by JackdawConfig.cmake only when asked for or
 # needed by one that is):

@@ -9,7 +9,7 @@ PACKAGES=(
   cmake ninja-build g++ pkg-config git
   libtbb-dev libhwloc-dev hwloc
   openmpi-bin libopenmpi-dev
-  libcli11-dev libspdlog-dev libfmt-dev nlohmann-json3-dev libcereal-dev libssl-dev
+  libcli11-dev libspdlog-dev libfmt-dev nlohmann-json3-dev libcereal-dev libssl-dev  # libssl-dev: bench/apps-a compares SHA-1 with OpenSSL
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-matplotlib
   zlib1g-dev libsimgrid-dev

@@ -1,5 +1,6 @@
-// Which OpenSSL SHA-1 entry point is fastest for UTS's 24-byte messages (parent digest + index)?
-// The UTS model uses the winner (apps/uts/src/rng.cpp).
+// SHA-1 of UTS's 24-byte messages (parent digest + index): Jackdaw's own (core/sha1.hpp, which
+// apps/uts/src/rng.cpp uses; its SHA-instruction kernel and its portable one) against OpenSSL's
+// entry points.
 #define OPENSSL_SUPPRESS_DEPRECATED
 #include <benchmark/benchmark.h>
 #include <openssl/evp.h>
@@ -7,9 +8,35 @@
 
 #include <cstring>
 
+#include "jackdaw/core/sha1.hpp"
+
 namespace {
 
 unsigned char msg[24] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 0, 0, 0, 7};
+
+void BM_Jackdaw_digest(benchmark::State& st) {
+  unsigned char out[20];
+  for (auto _ : st) {
+    jackdaw::Sha1::digest(msg, sizeof msg, out);
+    std::memcpy(msg, out, 20);
+  }
+  st.SetLabel(jackdaw::Sha1::kernel());
+}
+BENCHMARK(BM_Jackdaw_digest);
+
+void BM_Jackdaw_portable(benchmark::State& st) {  // the kernel of CPUs without SHA instructions
+  unsigned char block[64] = {};
+  for (auto _ : st) {
+    std::memcpy(block, msg, sizeof msg);
+    block[24] = 0x80;
+    block[63] = 24 * 8;
+    std::uint32_t h[5] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0};
+    jackdaw::detail::sha1::compressPortable(h, block, 1);
+    for (int i = 0; i < 5; ++i)
+      for (int j = 0; j < 4; ++j) msg[4 * i + j] = static_cast<unsigned char>(h[i] >> (24 - 8 * j));
+  }
+}
+BENCHMARK(BM_Jackdaw_portable);
 
 void BM_SHA1_oneshot(benchmark::State& st) {
   unsigned char out[20];

@@ -1,6 +1,5 @@
 // What makes a checkpoint this search's: its identity (the app, its options, the SHA-1 of each
 // file an option names) and the first difference between two identities (checkpoint.hpp).
-#include <openssl/evp.h>
 
 #include <filesystem>
 #include <fstream>
@@ -12,6 +11,7 @@
 
 #include "jackdaw/app/checkpoint.hpp"
 #include "jackdaw/core/errors.hpp"
+#include "jackdaw/core/sha1.hpp"
 
 namespace jackdaw::app {
 
@@ -81,28 +81,22 @@ std::string hexOf(const unsigned char* md, unsigned int len) {
 std::optional<std::string> sha1OfFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
-  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> md(EVP_MD_CTX_new(), EVP_MD_CTX_free);
-  if (!md || EVP_DigestInit_ex(md.get(), EVP_sha1(), nullptr) != 1) throw std::runtime_error("SHA-1 failed (OpenSSL)");
+  Sha1 md;
   std::vector<char> buf(1 << 20);
   while (in) {
     in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
-    if (in.gcount() > 0 && EVP_DigestUpdate(md.get(), buf.data(), static_cast<std::size_t>(in.gcount())) != 1)
-      throw std::runtime_error("SHA-1 failed (OpenSSL)");
+    if (in.gcount() > 0) md.update(buf.data(), static_cast<std::size_t>(in.gcount()));
   }
   if (in.bad()) return std::nullopt;
-  unsigned char out[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  if (EVP_DigestFinal_ex(md.get(), out, &len) != 1) throw std::runtime_error("SHA-1 failed (OpenSSL)");
-  return hexOf(out, len);
+  const auto out = md.final();
+  return hexOf(out.data(), static_cast<unsigned>(out.size()));
 }
 }  // namespace
 
 std::string sha1Hex(std::span<const std::byte> bytes) {
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  if (EVP_Digest(bytes.data(), bytes.size(), md, &len, EVP_sha1(), nullptr) != 1)
-    throw std::runtime_error("SHA-1 failed (OpenSSL)");
-  return hexOf(md, len);
+  unsigned char md[20];
+  Sha1::digest(bytes.data(), bytes.size(), md);
+  return hexOf(md, sizeof md);
 }
 
 bool sameSearch(const nlohmann::json& here, const nlohmann::json& there) { return !identityDifference(here, there); }

@@ -4,9 +4,8 @@
 //   child i state = SHA-1(parent's 20-byte state || i as 4 big-endian bytes)
 //   rand(state)   = last 4 state bytes, big-endian, & 0x7fffffff
 //
-// SHA-1 comes from OpenSSL's low-level SHA1_Init/Update/Final: bench/apps-a/sha1_bench measured
-// it against the one-shot SHA1() and EVP; in OpenSSL 3 both of those pay a per-call EVP set-up
-// larger than hashing 24 bytes (numbers in bench/results/apps-a.md).
+// SHA-1 is core/sha1.hpp's: a 24-byte message is one compression, with the CPU's SHA instructions
+// where it has them (bench/apps-a/sha1_bench measures it against OpenSSL's; bench/results/apps-a.md).
 #pragma once
 
 #include <array>
@@ -17,7 +16,7 @@ namespace jackdaw::uts {
 
 using State = std::array<unsigned char, 20>;
 
-// SHA-1 of `len` bytes (defined in rng.cpp so only one file sees OpenSSL's deprecated API).
+// SHA-1 of `len` bytes (rng.cpp; out of line, so the model's users need not see core/sha1.hpp).
 void sha1(const unsigned char* data, std::size_t len, unsigned char* out20);
 
 inline void putBigEndian(unsigned char* p, std::uint32_t v) {

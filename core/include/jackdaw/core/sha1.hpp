@@ -1,0 +1,191 @@
+// SHA-1 (FIPS 180-4), the digest UTS's trees are defined by (a child's state is the SHA-1 of its
+// parent's and its index) and checkpoints name their input files by.
+//
+//   unsigned char d[20];
+//   jackdaw::Sha1::digest(bytes, n, d);                  // one message
+//   jackdaw::Sha1 h; h.update(p, n); h.update(q, m); auto d = h.final();   // in pieces
+//
+// The compression uses the x86-64 SHA instructions where the CPU has them (Intel since Ice Lake
+// and Goldmont, AMD since Zen) and portable code otherwise, chosen once at first use
+// (Sha1::kernel() says which). A message of at most 55 bytes, every UTS node's, is one block.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <immintrin.h>
+#endif
+
+namespace jackdaw {
+
+namespace detail::sha1 {
+
+inline std::uint32_t rol(std::uint32_t x, int n) { return (x << n) | (x >> (32 - n)); }
+
+inline std::uint32_t loadBig(const unsigned char* p) {
+  return std::uint32_t{p[0]} << 24 | std::uint32_t{p[1]} << 16 | std::uint32_t{p[2]} << 8 | std::uint32_t{p[3]};
+}
+
+// Compress `blocks` 64-byte blocks into h.
+inline void compressPortable(std::uint32_t h[5], const unsigned char* p, std::size_t blocks) {
+  for (; blocks > 0; --blocks, p += 64) {
+    std::uint32_t w[16];
+    for (int t = 0; t < 16; ++t) w[t] = loadBig(p + 4 * t);
+    std::uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4];
+    for (int t = 0; t < 80; ++t) {
+      if (t >= 16) w[t & 15] = rol(w[(t - 3) & 15] ^ w[(t - 8) & 15] ^ w[(t - 14) & 15] ^ w[t & 15], 1);
+      std::uint32_t f, k;
+      if (t < 20) f = (b & c) | (~b & d), k = 0x5a827999;
+      else if (t < 40) f = b ^ c ^ d, k = 0x6ed9eba1;
+      else if (t < 60) f = (b & c) | (b & d) | (c & d), k = 0x8f1bbcdc;
+      else f = b ^ c ^ d, k = 0xca62c1d6;
+      const std::uint32_t x = rol(a, 5) + f + e + k + w[t & 15];
+      e = d, d = c, c = rol(b, 30), b = a, a = x;
+    }
+    h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e;
+  }
+}
+
+#if defined(__x86_64__)
+// Four rounds with round function F (0..3: rounds 0-19, 20-39, 40-59, 60-79).
+template <int F>
+[[gnu::target("sha,sse4.1"), gnu::always_inline]] inline void rounds4(__m128i& abcd, __m128i& prev, __m128i e) {
+  prev = abcd;
+  abcd = _mm_sha1rnds4_epu32(abcd, e, F);
+}
+
+// The message words of four-round group i >= 1 in m[i % 4] (made there from i = 4 on), with the
+// group's E added by sha1nexte from `prev`, the state four rounds back.
+[[gnu::target("sha,sse4.1"), gnu::always_inline]] inline __m128i groupWords(__m128i* m, int i, __m128i prev) {
+  if (i >= 4)
+    m[i & 3] = _mm_sha1msg2_epu32(_mm_xor_si128(_mm_sha1msg1_epu32(m[i & 3], m[(i + 1) & 3]), m[(i + 2) & 3]),
+                                  m[(i + 3) & 3]);
+  return _mm_sha1nexte_epu32(prev, m[i & 3]);
+}
+
+// The same with the SHA instructions. Lanes hold words high to low: A (or W[t]) in lane 3.
+// Message words 4i..4i+3 (i = 0..19) are m[i % 4]; from i = 4 on they are made from the four before
+// (W[t] = rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16]): sha1msg1, a xor and sha1msg2). sha1nexte adds
+// the E of the next four rounds (rol30 of A four rounds back) to their message words.
+[[gnu::target("sha,sse4.1")]] inline void compressShaNi(std::uint32_t h[5], const unsigned char* p, std::size_t blocks) {
+  const __m128i reverse = _mm_set_epi64x(0x0001020304050607LL, 0x08090a0b0c0d0e0fLL);
+  __m128i abcd = _mm_shuffle_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(h)), 0x1b);
+  __m128i e0 = _mm_set_epi32(static_cast<int>(h[4]), 0, 0, 0);
+  for (; blocks > 0; --blocks, p += 64) {
+    const __m128i abcdSave = abcd, eSave = e0;
+    __m128i m[4];
+    for (int i = 0; i < 4; ++i)
+      m[i] = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i)), reverse);
+    __m128i prev;
+    rounds4<0>(abcd, prev, _mm_add_epi32(e0, m[0]));
+    for (int i = 1; i < 5; ++i) rounds4<0>(abcd, prev, groupWords(m, i, prev));
+    for (int i = 5; i < 10; ++i) rounds4<1>(abcd, prev, groupWords(m, i, prev));
+    for (int i = 10; i < 15; ++i) rounds4<2>(abcd, prev, groupWords(m, i, prev));
+    for (int i = 15; i < 20; ++i) rounds4<3>(abcd, prev, groupWords(m, i, prev));
+    e0 = _mm_sha1nexte_epu32(prev, eSave);
+    abcd = _mm_add_epi32(abcd, abcdSave);
+  }
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(h), _mm_shuffle_epi32(abcd, 0x1b));
+  h[4] = static_cast<std::uint32_t>(_mm_extract_epi32(e0, 3));
+}
+
+inline bool cpuHasShaNi() {
+  unsigned a, b, c, d;
+  if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_SSSE3) || !(c & bit_SSE4_1)) return false;
+  return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 29)) != 0;  // leaf 7 EBX bit 29: SHA
+}
+#endif
+
+using Compress = void (*)(std::uint32_t*, const unsigned char*, std::size_t);
+
+inline Compress chosen() {
+#if defined(__x86_64__)
+  static const Compress f = cpuHasShaNi() ? &compressShaNi : &compressPortable;
+#else
+  static const Compress f = &compressPortable;
+#endif
+  return f;
+}
+
+}  // namespace detail::sha1
+
+class Sha1 {
+ public:
+  using Digest = std::array<unsigned char, 20>;
+
+  void update(const void* data, std::size_t len) {
+    auto p = static_cast<const unsigned char*>(data);
+    bytes_ += len;
+    if (fill_ > 0) {
+      const std::size_t k = len < 64 - fill_ ? len : 64 - fill_;
+      std::memcpy(buf_ + fill_, p, k);
+      fill_ += k, p += k, len -= k;
+      if (fill_ < 64) return;
+      compress_(h_, buf_, 1);
+      fill_ = 0;
+    }
+    if (len >= 64) {
+      compress_(h_, p, len / 64);
+      p += len / 64 * 64, len %= 64;
+    }
+    std::memcpy(buf_, p, len);
+    fill_ = len;
+  }
+
+  // The digest of everything given; the object is spent afterwards.
+  Digest final() {
+    const std::uint64_t bits = bytes_ * 8;
+    const unsigned char one = 0x80, zero[64] = {};
+    update(&one, 1);
+    update(zero, fill_ <= 56 ? 56 - fill_ : 120 - fill_);
+    unsigned char len[8];
+    for (int i = 0; i < 8; ++i) len[i] = static_cast<unsigned char>(bits >> (56 - 8 * i));
+    update(len, 8);
+    Digest out;
+    for (int i = 0; i < 5; ++i)
+      for (int j = 0; j < 4; ++j) out[4 * i + j] = static_cast<unsigned char>(h_[i] >> (24 - 8 * j));
+    return out;
+  }
+
+  // One message; at most 55 bytes is one compression with no buffering.
+  static void digest(const void* data, std::size_t len, unsigned char out[20]) {
+    if (len <= 55) {
+      unsigned char block[64] = {};
+      std::memcpy(block, data, len);
+      block[len] = 0x80;
+      const std::uint64_t bits = std::uint64_t{len} * 8;
+      block[62] = static_cast<unsigned char>(bits >> 8);
+      block[63] = static_cast<unsigned char>(bits);
+      std::uint32_t h[5] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0};
+      detail::sha1::chosen()(h, block, 1);
+      for (int i = 0; i < 5; ++i)
+        for (int j = 0; j < 4; ++j) out[4 * i + j] = static_cast<unsigned char>(h[i] >> (24 - 8 * j));
+      return;
+    }
+    Sha1 s;
+    s.update(data, len);
+    const Digest d = s.final();
+    std::memcpy(out, d.data(), d.size());
+  }
+
+  // Which compression this process uses: "sha-ni" or "portable".
+  static const char* kernel() {
+#if defined(__x86_64__)
+    if (detail::sha1::chosen() == &detail::sha1::compressShaNi) return "sha-ni";
+#endif
+    return "portable";
+  }
+
+ private:
+  std::uint32_t h_[5] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0};
+  unsigned char buf_[64];
+  std::size_t fill_ = 0;
+  std::uint64_t bytes_ = 0;
+  detail::sha1::Compress compress_ = detail::sha1::chosen();
+};
+
+}  // namespace jackdaw
