@@ -75,3 +75,23 @@ TEST(Sha1, KernelsAgreeOnEveryLength) {
       EXPECT_EQ(streamed(m, 1 + rng() % 70), want) << len;
     }
 }
+
+// digestOf<N>, the one-block path for lengths known when compiling, at every N from 0 to 55.
+template <std::size_t... N>
+void checkEveryLength(std::index_sequence<N...>) {
+  std::mt19937 rng(55);
+  auto one = [&](auto n) {
+    constexpr std::size_t len = decltype(n)::value;
+    for (int rep = 0; rep < 8; ++rep) {
+      unsigned char m[len + 1];
+      for (std::size_t i = 0; i < len; ++i) m[i] = static_cast<unsigned char>(rng());
+      unsigned char d[20];
+      jackdaw::Sha1::digestOf<len>(m, d);
+      EXPECT_EQ(hex(d), portable(std::string(reinterpret_cast<const char*>(m), len))) << len;
+    }
+  };
+  (one(std::integral_constant<std::size_t, N>{}), ...);
+}
+
+TEST(Sha1, OneBlockOfAKnownLength) { checkEveryLength(std::make_index_sequence<56>{}); }
+

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -51,46 +52,93 @@ inline void compressPortable(std::uint32_t h[5], const unsigned char* p, std::si
 }
 
 #if defined(__x86_64__)
-// Four rounds with round function F (0..3: rounds 0-19, 20-39, 40-59, 60-79).
-template <int F>
-[[gnu::target("sha,sse4.1"), gnu::always_inline]] inline void rounds4(__m128i& abcd, __m128i& prev, __m128i e) {
+// Four-round group I (0..19) with the SHA instructions. Lanes hold words high to low: A (or W[t])
+// in lane 3. The group's message words W[4I..4I+3] are m[I % 4]; from I = 4 on they are made from
+// the four groups before (W[t] = rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16]): sha1msg1, a xor and
+// sha1msg2). sha1nexte adds the group's E (rol30 of A four rounds back, from `prev`) to them; group
+// 0's E is the state's. Round function I / 5. Indices are constants, so m stays in registers.
+template <int I>
+[[gnu::target("sha,sse4.1"), gnu::always_inline]] inline void group(__m128i& abcd, __m128i& prev, __m128i (&m)[4],
+                                                                     __m128i e0) {
+  if constexpr (I >= 4)
+    m[I & 3] = _mm_sha1msg2_epu32(_mm_xor_si128(_mm_sha1msg1_epu32(m[I & 3], m[(I + 1) & 3]), m[(I + 2) & 3]),
+                                  m[(I + 3) & 3]);
+  const __m128i e = I == 0 ? _mm_add_epi32(e0, m[0]) : _mm_sha1nexte_epu32(prev, m[I & 3]);
   prev = abcd;
-  abcd = _mm_sha1rnds4_epu32(abcd, e, F);
+  abcd = _mm_sha1rnds4_epu32(abcd, e, I / 5);
 }
 
-// The message words of four-round group i >= 1 in m[i % 4] (made there from i = 4 on), with the
-// group's E added by sha1nexte from `prev`, the state four rounds back.
-[[gnu::target("sha,sse4.1"), gnu::always_inline]] inline __m128i groupWords(__m128i* m, int i, __m128i prev) {
-  if (i >= 4)
-    m[i & 3] = _mm_sha1msg2_epu32(_mm_xor_si128(_mm_sha1msg1_epu32(m[i & 3], m[(i + 1) & 3]), m[(i + 2) & 3]),
-                                  m[(i + 3) & 3]);
-  return _mm_sha1nexte_epu32(prev, m[i & 3]);
+template <int... I>
+[[gnu::target("sha,sse4.1"), gnu::always_inline]] inline void groups(std::integer_sequence<int, I...>, __m128i& abcd,
+                                                                      __m128i& prev, __m128i (&m)[4], __m128i e0) {
+  (group<I>(abcd, prev, m, e0), ...);
 }
 
-// The same with the SHA instructions. Lanes hold words high to low: A (or W[t]) in lane 3.
-// Message words 4i..4i+3 (i = 0..19) are m[i % 4]; from i = 4 on they are made from the four before
-// (W[t] = rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16]): sha1msg1, a xor and sha1msg2). sha1nexte adds
-// the E of the next four rounds (rol30 of A four rounds back) to their message words.
+// One block's 80 rounds on the state (abcd, e0), its words in m.
+[[gnu::target("sha,sse4.1"), gnu::always_inline]] inline void blockShaNi(__m128i& abcd, __m128i& e0, __m128i (&m)[4]) {
+  const __m128i abcdSave = abcd;
+  __m128i prev = abcd;
+  groups(std::make_integer_sequence<int, 20>{}, abcd, prev, m, e0);
+  e0 = _mm_sha1nexte_epu32(prev, e0);
+  abcd = _mm_add_epi32(abcd, abcdSave);
+}
+
+[[gnu::target("sha,sse4.1"), gnu::always_inline]] inline __m128i bigEndianWords(const unsigned char* p) {
+  return _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)),
+                          _mm_set_epi64x(0x0001020304050607LL, 0x08090a0b0c0d0e0fLL));
+}
+
 [[gnu::target("sha,sse4.1")]] inline void compressShaNi(std::uint32_t h[5], const unsigned char* p, std::size_t blocks) {
-  const __m128i reverse = _mm_set_epi64x(0x0001020304050607LL, 0x08090a0b0c0d0e0fLL);
   __m128i abcd = _mm_shuffle_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(h)), 0x1b);
   __m128i e0 = _mm_set_epi32(static_cast<int>(h[4]), 0, 0, 0);
   for (; blocks > 0; --blocks, p += 64) {
-    const __m128i abcdSave = abcd, eSave = e0;
-    __m128i m[4];
-    for (int i = 0; i < 4; ++i)
-      m[i] = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i)), reverse);
-    __m128i prev;
-    rounds4<0>(abcd, prev, _mm_add_epi32(e0, m[0]));
-    for (int i = 1; i < 5; ++i) rounds4<0>(abcd, prev, groupWords(m, i, prev));
-    for (int i = 5; i < 10; ++i) rounds4<1>(abcd, prev, groupWords(m, i, prev));
-    for (int i = 10; i < 15; ++i) rounds4<2>(abcd, prev, groupWords(m, i, prev));
-    for (int i = 15; i < 20; ++i) rounds4<3>(abcd, prev, groupWords(m, i, prev));
-    e0 = _mm_sha1nexte_epu32(prev, eSave);
-    abcd = _mm_add_epi32(abcd, abcdSave);
+    __m128i m[4] = {bigEndianWords(p), bigEndianWords(p + 16), bigEndianWords(p + 32), bigEndianWords(p + 48)};
+    blockShaNi(abcd, e0, m);
   }
   _mm_storeu_si128(reinterpret_cast<__m128i*>(h), _mm_shuffle_epi32(abcd, 0x1b));
   h[4] = static_cast<std::uint32_t>(_mm_extract_epi32(e0, 3));
+}
+
+// Word T of the one padded block of an N-byte message (N <= 55): the message's bytes, 0x80, zeros,
+// the length in bits last. Everything but the bytes read is known when compiling.
+template <std::size_t N, int T>
+[[gnu::always_inline]] inline std::uint32_t paddedWord(const unsigned char* d) {
+  constexpr std::size_t at = 4 * T;
+  if constexpr (T == 15) {
+    return static_cast<std::uint32_t>(N * 8);
+  } else if constexpr (at + 4 <= N) {
+    return loadBig(d + at);
+  } else if constexpr (at <= N) {
+    std::uint32_t w = 0x80u << (24 - 8 * (N - at));
+    for (std::size_t i = 0; i < N - at; ++i) w |= std::uint32_t{d[at + i]} << (24 - 8 * i);
+    return w;
+  } else {
+    return 0;
+  }
+}
+
+template <std::size_t N, int K>
+[[gnu::target("sha,sse4.1"), gnu::always_inline]] inline __m128i paddedWords(const unsigned char* d) {
+  if constexpr (16 * K + 16 <= N) {
+    return bigEndianWords(d + 16 * K);
+  } else {
+    return _mm_set_epi32(static_cast<int>(paddedWord<N, 4 * K>(d)), static_cast<int>(paddedWord<N, 4 * K + 1>(d)),
+                         static_cast<int>(paddedWord<N, 4 * K + 2>(d)), static_cast<int>(paddedWord<N, 4 * K + 3>(d)));
+  }
+}
+
+// The digest of an N-byte message, its one block built in registers: no buffer to store and load
+// again (a 16-byte load of bytes stored in smaller pieces waits for the stores to retire).
+template <std::size_t N>
+[[gnu::target("sha,sse4.1")]] inline void shortShaNi(const unsigned char* d, unsigned char* out) {
+  __m128i abcd = _mm_set_epi32(0x67452301, static_cast<int>(0xefcdab89), static_cast<int>(0x98badcfe), 0x10325476);
+  __m128i e0 = _mm_set_epi32(static_cast<int>(0xc3d2e1f0), 0, 0, 0);
+  __m128i m[4] = {paddedWords<N, 0>(d), paddedWords<N, 1>(d), paddedWords<N, 2>(d), paddedWords<N, 3>(d)};
+  blockShaNi(abcd, e0, m);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out),
+                   _mm_shuffle_epi8(abcd, _mm_set_epi64x(0x0001020304050607LL, 0x08090a0b0c0d0e0fLL)));
+  const std::uint32_t e = __builtin_bswap32(static_cast<std::uint32_t>(_mm_extract_epi32(e0, 3)));
+  std::memcpy(out + 16, &e, 4);
 }
 
 inline bool cpuHasShaNi() {
@@ -102,9 +150,18 @@ inline bool cpuHasShaNi() {
 
 using Compress = void (*)(std::uint32_t*, const unsigned char*, std::size_t);
 
+inline bool hasShaNi() {
+#if defined(__x86_64__)
+  static const bool has = cpuHasShaNi();
+  return has;
+#else
+  return false;
+#endif
+}
+
 inline Compress chosen() {
 #if defined(__x86_64__)
-  static const Compress f = cpuHasShaNi() ? &compressShaNi : &compressPortable;
+  static const Compress f = hasShaNi() ? &compressShaNi : &compressPortable;
 #else
   static const Compress f = &compressPortable;
 #endif
@@ -170,6 +227,20 @@ class Sha1 {
     s.update(data, len);
     const Digest d = s.final();
     std::memcpy(out, d.data(), d.size());
+  }
+
+  // The same for a message whose length N (at most 55: one block) is known when compiling, as
+  // UTS's are (20 and 24 bytes); with the SHA instructions the block never goes through memory.
+  template <std::size_t N>
+  static void digestOf(const unsigned char* data, unsigned char out[20]) {
+    static_assert(N <= 55, "digestOf<N>: one block holds at most 55 message bytes");
+#if defined(__x86_64__)
+    if (detail::sha1::hasShaNi()) {
+      detail::sha1::shortShaNi<N>(data, out);
+      return;
+    }
+#endif
+    digest(data, N, out);
   }
 
   // Which compression this process uses: "sha-ni" or "portable".
