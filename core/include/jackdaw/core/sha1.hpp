@@ -3,11 +3,13 @@
 //
 //   unsigned char d[20];
 //   jackdaw::Sha1::digest(bytes, n, d);                  // one message
+//   jackdaw::Sha1::digestOf<24>(bytes, d);               // one of a length known when compiling
 //   jackdaw::Sha1 h; h.update(p, n); h.update(q, m); auto d = h.final();   // in pieces
 //
 // The compression uses the x86-64 SHA instructions where the CPU has them (Intel since Ice Lake
 // and Goldmont, AMD since Zen) and portable code otherwise, chosen once at first use
-// (Sha1::kernel() says which). A message of at most 55 bytes, every UTS node's, is one block.
+// (Sha1::kernel() says which). A message of at most 55 bytes, every UTS node's, is one block;
+// digestOf<N> builds that block in registers.
 #pragma once
 
 #include <array>
