@@ -150,13 +150,27 @@ struct Model {
     const Node& parent;
     int numChildren;
     int i = 0;
-    [[gnu::always_inline]] Node next() { return makeNode(space, childState(parent.state, i++), parent.height + 1); }
+    // The states of the next kAhead children, hashed together when the first of them is asked
+    // for: siblings' hashes do not depend on each other, so the CPU overlaps them, where one at a
+    // time each waits for the last (a tree path is a chain of hashes).
+    static constexpr int kAhead = 4;
+    int ready = 0;  // children [i, ready) have their state in ahead[child % kAhead]
+    State ahead[kAhead];
+
+    [[gnu::always_inline]] const State& state() {
+      if (i == ready) {
+        ready = std::min(numChildren, i + kAhead);
+        for (int k = i; k < ready; ++k) ahead[k % kAhead] = childState(parent.state, k);
+      }
+      return ahead[i++ % kAhead];
+    }
+    [[gnu::always_inline]] Node next() { return makeNode(space, state(), parent.height + 1); }
     // The same child written field by field into the engine's frame: built in a temporary and
     // copied, its 16-byte loads straddled the temporary's smaller stores just made (a failed store
     // forward per node, about 10 % of UTS on one worker in the parallel skeletons). The child count
     // is read from the local state, not from `out` just written, for the same reason.
     [[gnu::always_inline]] void nextInto(Node& out) {
-      const State s = childState(parent.state, i++);
+      const State s = state();
       const int h = parent.height + 1;
       out.numChildren = numChildrenOf(space, s, h);
       out.state = s;
