@@ -9,7 +9,7 @@
 // The compression uses the x86-64 SHA instructions where the CPU has them (Intel since Ice Lake
 // and Goldmont, AMD since Zen) and portable code otherwise, chosen once at first use
 // (Sha1::kernel() says which). A message of at most 55 bytes, every UTS node's, is one block;
-// digestOf<N> builds that block in registers.
+// digestOf<N> builds that block's words directly from the message, in registers.
 #pragma once
 
 #include <array>
@@ -33,24 +33,64 @@ inline std::uint32_t loadBig(const unsigned char* p) {
   return std::uint32_t{p[0]} << 24 | std::uint32_t{p[1]} << 16 | std::uint32_t{p[2]} << 8 | std::uint32_t{p[3]};
 }
 
+// The 80 rounds of one block, its 16 words in w (overwritten: the message schedule).
+inline void roundsPortable(std::uint32_t h[5], std::uint32_t w[16]) {
+  std::uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4];
+  for (int t = 0; t < 80; ++t) {
+    if (t >= 16) w[t & 15] = rol(w[(t - 3) & 15] ^ w[(t - 8) & 15] ^ w[(t - 14) & 15] ^ w[t & 15], 1);
+    std::uint32_t f, k;
+    if (t < 20) f = (b & c) | (~b & d), k = 0x5a827999;
+    else if (t < 40) f = b ^ c ^ d, k = 0x6ed9eba1;
+    else if (t < 60) f = (b & c) | (b & d) | (c & d), k = 0x8f1bbcdc;
+    else f = b ^ c ^ d, k = 0xca62c1d6;
+    const std::uint32_t x = rol(a, 5) + f + e + k + w[t & 15];
+    e = d, d = c, c = rol(b, 30), b = a, a = x;
+  }
+  h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e;
+}
+
 // Compress `blocks` 64-byte blocks into h.
 inline void compressPortable(std::uint32_t h[5], const unsigned char* p, std::size_t blocks) {
   for (; blocks > 0; --blocks, p += 64) {
     std::uint32_t w[16];
     for (int t = 0; t < 16; ++t) w[t] = loadBig(p + 4 * t);
-    std::uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4];
-    for (int t = 0; t < 80; ++t) {
-      if (t >= 16) w[t & 15] = rol(w[(t - 3) & 15] ^ w[(t - 8) & 15] ^ w[(t - 14) & 15] ^ w[t & 15], 1);
-      std::uint32_t f, k;
-      if (t < 20) f = (b & c) | (~b & d), k = 0x5a827999;
-      else if (t < 40) f = b ^ c ^ d, k = 0x6ed9eba1;
-      else if (t < 60) f = (b & c) | (b & d) | (c & d), k = 0x8f1bbcdc;
-      else f = b ^ c ^ d, k = 0xca62c1d6;
-      const std::uint32_t x = rol(a, 5) + f + e + k + w[t & 15];
-      e = d, d = c, c = rol(b, 30), b = a, a = x;
-    }
-    h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e;
+    roundsPortable(h, w);
   }
+}
+
+inline constexpr std::uint32_t kInitial[5] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0};
+
+// The digest's 20 bytes: the state's words, big-endian.
+inline void storeDigest(const std::uint32_t h[5], unsigned char* out) {
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 4; ++j) out[4 * i + j] = static_cast<unsigned char>(h[i] >> (24 - 8 * j));
+}
+
+// Word T of the one padded block of an N-byte message (N <= 55): the message's bytes, 0x80, zeros,
+// the length in bits last. Everything but the bytes read is known when compiling.
+template <std::size_t N, int T>
+[[gnu::always_inline]] inline std::uint32_t paddedWord(const unsigned char* d) {
+  constexpr std::size_t at = 4 * T;
+  if constexpr (T == 15) {
+    return static_cast<std::uint32_t>(N * 8);
+  } else if constexpr (at + 4 <= N) {
+    return loadBig(d + at);
+  } else if constexpr (at <= N) {
+    std::uint32_t w = 0x80u << (24 - 8 * (N - at));
+    for (std::size_t i = 0; i < N - at; ++i) w |= std::uint32_t{d[at + i]} << (24 - 8 * i);
+    return w;
+  } else {
+    return 0;
+  }
+}
+
+// The digest of an N-byte message (N <= 55, one block) with the portable rounds.
+template <std::size_t N, int... T>
+inline void shortPortable(const unsigned char* d, unsigned char* out, std::integer_sequence<int, T...>) {
+  std::uint32_t w[16] = {paddedWord<N, T>(d)...};
+  std::uint32_t h[5] = {kInitial[0], kInitial[1], kInitial[2], kInitial[3], kInitial[4]};
+  roundsPortable(h, w);
+  storeDigest(h, out);
 }
 
 #if defined(__x86_64__)
@@ -101,24 +141,6 @@ template <int... I>
   h[4] = static_cast<std::uint32_t>(_mm_extract_epi32(e0, 3));
 }
 
-// Word T of the one padded block of an N-byte message (N <= 55): the message's bytes, 0x80, zeros,
-// the length in bits last. Everything but the bytes read is known when compiling.
-template <std::size_t N, int T>
-[[gnu::always_inline]] inline std::uint32_t paddedWord(const unsigned char* d) {
-  constexpr std::size_t at = 4 * T;
-  if constexpr (T == 15) {
-    return static_cast<std::uint32_t>(N * 8);
-  } else if constexpr (at + 4 <= N) {
-    return loadBig(d + at);
-  } else if constexpr (at <= N) {
-    std::uint32_t w = 0x80u << (24 - 8 * (N - at));
-    for (std::size_t i = 0; i < N - at; ++i) w |= std::uint32_t{d[at + i]} << (24 - 8 * i);
-    return w;
-  } else {
-    return 0;
-  }
-}
-
 template <std::size_t N, int K>
 [[gnu::target("sha,sse4.1"), gnu::always_inline]] inline __m128i paddedWords(const unsigned char* d) {
   if constexpr (16 * K + 16 <= N) {
@@ -133,8 +155,9 @@ template <std::size_t N, int K>
 // again (a 16-byte load of bytes stored in smaller pieces waits for the stores to retire).
 template <std::size_t N>
 [[gnu::target("sha,sse4.1")]] inline void shortShaNi(const unsigned char* d, unsigned char* out) {
-  __m128i abcd = _mm_set_epi32(0x67452301, static_cast<int>(0xefcdab89), static_cast<int>(0x98badcfe), 0x10325476);
-  __m128i e0 = _mm_set_epi32(static_cast<int>(0xc3d2e1f0), 0, 0, 0);
+  __m128i abcd = _mm_set_epi32(static_cast<int>(kInitial[0]), static_cast<int>(kInitial[1]),
+                               static_cast<int>(kInitial[2]), static_cast<int>(kInitial[3]));
+  __m128i e0 = _mm_set_epi32(static_cast<int>(kInitial[4]), 0, 0, 0);
   __m128i m[4] = {paddedWords<N, 0>(d), paddedWords<N, 1>(d), paddedWords<N, 2>(d), paddedWords<N, 3>(d)};
   blockShaNi(abcd, e0, m);
   _mm_storeu_si128(reinterpret_cast<__m128i*>(out),
@@ -163,11 +186,9 @@ inline bool hasShaNi() {
 
 inline Compress chosen() {
 #if defined(__x86_64__)
-  static const Compress f = hasShaNi() ? &compressShaNi : &compressPortable;
-#else
-  static const Compress f = &compressPortable;
+  if (hasShaNi()) return &compressShaNi;
 #endif
-  return f;
+  return &compressPortable;
 }
 
 }  // namespace detail::sha1
@@ -205,26 +226,12 @@ class Sha1 {
     for (int i = 0; i < 8; ++i) len[i] = static_cast<unsigned char>(bits >> (56 - 8 * i));
     update(len, 8);
     Digest out;
-    for (int i = 0; i < 5; ++i)
-      for (int j = 0; j < 4; ++j) out[4 * i + j] = static_cast<unsigned char>(h_[i] >> (24 - 8 * j));
+    detail::sha1::storeDigest(h_, out.data());
     return out;
   }
 
-  // One message; at most 55 bytes is one compression with no buffering.
+  // One message.
   static void digest(const void* data, std::size_t len, unsigned char out[20]) {
-    if (len <= 55) {
-      unsigned char block[64] = {};
-      std::memcpy(block, data, len);
-      block[len] = 0x80;
-      const std::uint64_t bits = std::uint64_t{len} * 8;
-      block[62] = static_cast<unsigned char>(bits >> 8);
-      block[63] = static_cast<unsigned char>(bits);
-      std::uint32_t h[5] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0};
-      detail::sha1::chosen()(h, block, 1);
-      for (int i = 0; i < 5; ++i)
-        for (int j = 0; j < 4; ++j) out[4 * i + j] = static_cast<unsigned char>(h[i] >> (24 - 8 * j));
-      return;
-    }
     Sha1 s;
     s.update(data, len);
     const Digest d = s.final();
@@ -242,19 +249,20 @@ class Sha1 {
       return;
     }
 #endif
-    digest(data, N, out);
+    detail::sha1::shortPortable<N>(data, out, std::make_integer_sequence<int, 16>{});
   }
 
   // Which compression this process uses: "sha-ni" or "portable".
   static const char* kernel() {
 #if defined(__x86_64__)
-    if (detail::sha1::chosen() == &detail::sha1::compressShaNi) return "sha-ni";
+    if (detail::sha1::hasShaNi()) return "sha-ni";
 #endif
     return "portable";
   }
 
  private:
-  std::uint32_t h_[5] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0};
+  std::uint32_t h_[5] = {detail::sha1::kInitial[0], detail::sha1::kInitial[1], detail::sha1::kInitial[2],
+                         detail::sha1::kInitial[3], detail::sha1::kInitial[4]};
   unsigned char buf_[64];
   std::size_t fill_ = 0;
   std::uint64_t bytes_ = 0;
