@@ -1,6 +1,6 @@
 // SHA-1 of UTS's 24-byte messages (parent digest + index): Jackdaw's own (core/sha1.hpp:
-// digestOf<24>, which apps/uts/src/rng.cpp uses, the general digest() and the portable kernel)
-// against OpenSSL's entry points.
+// digestOf<24>, which apps/uts/include/jackdaw/uts/rng.hpp uses, the general digest() and the
+// portable kernel) against OpenSSL's entry points.
 #define OPENSSL_SUPPRESS_DEPRECATED
 #include <benchmark/benchmark.h>
 #include <openssl/evp.h>

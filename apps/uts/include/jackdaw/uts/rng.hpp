@@ -12,12 +12,11 @@
 #include <cstdint>
 #include <cstring>
 
+#include "jackdaw/core/sha1.hpp"
+
 namespace jackdaw::uts {
 
 using State = std::array<unsigned char, 20>;
-
-// SHA-1 of `len` bytes (rng.cpp; out of line, so the model's users need not see core/sha1.hpp).
-void sha1(const unsigned char* data, std::size_t len, unsigned char* out20);
 
 inline void putBigEndian(unsigned char* p, std::uint32_t v) {
   p[0] = static_cast<unsigned char>(v >> 24);
@@ -30,7 +29,7 @@ inline State rootState(std::int32_t seed) {
   unsigned char buf[20] = {};
   putBigEndian(buf + 16, static_cast<std::uint32_t>(seed));
   State s;
-  sha1(buf, sizeof buf, s.data());
+  Sha1::digestOf<sizeof buf>(buf, s.data());
   return s;
 }
 
@@ -39,7 +38,7 @@ inline State childState(const State& parent, std::int32_t i) {
   std::memcpy(buf, parent.data(), 20);
   putBigEndian(buf + 20, static_cast<std::uint32_t>(i));
   State s;
-  sha1(buf, sizeof buf, s.data());
+  Sha1::digestOf<sizeof buf>(buf, s.data());
   return s;
 }
 
