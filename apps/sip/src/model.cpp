@@ -452,21 +452,9 @@ struct Prober {
       r.image = n.image;
       return false;
     }
-    const int row = branchRow(s, n);
-    if (row < 0) return true;
-    const std::uint64_t* d = &n.domains[static_cast<std::size_t>(row) * s.target.words];
-    if (order == ValueOrder::Degree) {  // ascending index = descending degree
-      for (int w = 0; w < s.target.words; ++w)
-        for (std::uint64_t bits = d[w]; bits != 0; bits &= bits - 1)
-          if (!visit(childOf(s, n, row, w * 64 + __builtin_ctzll(bits)))) return false;
-    } else {
-      for (int w = s.target.words - 1; w >= 0; --w)
-        for (std::uint64_t bits = d[w]; bits != 0;) {
-          const int b = 63 - __builtin_clzll(bits);
-          bits &= ~(std::uint64_t{1} << b);
-          if (!visit(childOf(s, n, row, w * 64 + b))) return false;
-        }
-    }
+    Generator g(s, n, order);
+    for (std::size_t k = 0; k < g.numChildren; ++k)
+      if (!visit(g.next())) return false;
     return true;
   }
 };

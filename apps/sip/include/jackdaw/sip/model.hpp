@@ -132,15 +132,18 @@ struct Generator {
   const Node& parent;
   int row = -1;           // the row (pattern vertex parent.vars[row]) this level assigns
   std::size_t numChildren = 0;
+  ValueOrder order = ValueOrder::AntiDegree;
   int word = 0;           // scan position in the row
   std::uint64_t bits = 0;
 
-  Generator(const Space& s, const Node& n) : space(s), parent(n) {
+  Generator(const Space& s, const Node& n) : Generator(s, n, s.opts.valueOrder) {}
+  // Values in `o`, whatever the space's order (the probe's).
+  Generator(const Space& s, const Node& n, ValueOrder o) : space(s), parent(n), order(o) {
     if (n.dead) return;
     row = branchRow(s, n);
     if (row < 0) return;
     numChildren = static_cast<std::size_t>(n.counts[row]);
-    word = s.opts.valueOrder == ValueOrder::Degree ? 0 : s.target.words - 1;
+    word = order == ValueOrder::Degree ? 0 : s.target.words - 1;
     bits = dom()[word];
   }
 
@@ -149,7 +152,7 @@ struct Generator {
   Node next() {
     const std::uint64_t* d = dom();
     int v;
-    if (space.opts.valueOrder == ValueOrder::Degree) {  // ascending index = descending degree
+    if (order == ValueOrder::Degree) {  // ascending index = descending degree
       while (bits == 0) bits = d[++word];
       v = word * 64 + __builtin_ctzll(bits);
       bits &= bits - 1;
