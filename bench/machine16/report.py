@@ -11,6 +11,7 @@ Prints markdown. A run whose exit status is not 0, or whose node count differs f
 `seq` run, the reference or a --known count, is flagged (and the script exits 1).
 """
 import argparse
+import json
 import os
 import re
 import statistics
@@ -41,7 +42,6 @@ def parse(folder):
 def load(folder, name):
     """(busy share, M nodes per busy worker-second, largest task share) from a --stats file."""
     try:
-        import json
         d = json.load(open(os.path.join(folder, "stats", name + ".json")))
     except (OSError, ValueError):
         return None
