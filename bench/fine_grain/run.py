@@ -26,6 +26,8 @@ MPI2 = ["mpirun", "--oversubscribe", "--allow-run-as-root", "-n", "2"]
 def cases():
     uts_variants = [
         ("seq", [], ["--skeleton", "seq"], "new"),
+        ("1 worker", [], ["--skeleton", "budget", "--threads", "1"], "new"),
+        ("1 worker, old build", [], ["--skeleton", "budget", "--threads", "1"], "old"),
         ("2 workers", [], ["--skeleton", "budget", "--threads", "2"], "new"),
         ("2 workers, --hunger-split false", [], ["--skeleton", "budget", "--threads", "2", "--hunger-split", "false"], "new"),
         ("2 workers, old build", [], ["--skeleton", "budget", "--threads", "2"], "old"),

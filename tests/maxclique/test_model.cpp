@@ -34,11 +34,14 @@ struct Outcome {
   std::uint64_t nodes = 0;
 };
 
+// everyBranch: the MaxSAT test on every branching vertex (Space::testEveryBranch).
 template <class Kind>
-Outcome solve(const DimacsGraph& g, std::optional<int> k = std::nullopt, std::optional<int> initialBound = std::nullopt) {
+Outcome solve(const DimacsGraph& g, std::optional<int> k = std::nullopt, std::optional<int> initialBound = std::nullopt,
+              bool everyBranch = false) {
   return withWordsFor(g.n, [&](auto words) {
     using M = MaxClique<decltype(words)::value>;
-    const auto space = M::makeSpace(g);
+    auto space = M::makeSpace(g);
+    space.testEveryBranch = everyBranch;
     SearchParams<int> p;
     p.expectedObjective = k;
     p.initialBound = initialBound;
@@ -117,6 +120,19 @@ TEST_P(KnownOmega, DecisionProofIsTheTreeOfTheBoundBelowItsGoal) {
   EXPECT_FALSE(proof.found);
   EXPECT_FALSE(bounded.found);  // nothing beats the optimum
   EXPECT_EQ(proof.nodes, bounded.nodes);
+}
+
+TEST_P(KnownOmega, TestingEveryBranchFindsOmegaAndProvesNothingAbove) {
+  // The MaxSAT test on every branching vertex (what the app turns on near the root's bound) moves
+  // more vertices below kmin: each move must keep the bound valid, with or without a good incumbent.
+  const auto g = instance(GetParam().name);
+  const int omega = GetParam().omega;
+  const auto o = solve<Optimisation>(g, std::nullopt, std::nullopt, true);
+  ASSERT_TRUE(o.found);
+  EXPECT_EQ(o.objective, omega);
+  EXPECT_TRUE(formsClique(g, o.clique));
+  EXPECT_FALSE(solve<Decision>(g, omega + 1, std::nullopt, true).found);
+  EXPECT_FALSE(solve<Optimisation>(g, std::nullopt, omega, true).found);  // nothing beats the optimum
 }
 
 TEST_P(KnownOmega, InitialCliqueIsADeterministicCliqueNoLargerThanOmega) {
@@ -369,11 +385,14 @@ TEST(MaxCliqueModel, GeneratorsToldOmegaMinusOneStillFindOmega) {
     const int n = p > 0.85 ? 30 + trial % 3 * 5 : 40 + trial % 4 * 5;
     const auto g = randomGraph(rng, n, p);
     const int omega = bruteForceOmega(g);
-    const auto o = solve<Optimisation>(g, std::nullopt, omega - 1);
-    ASSERT_TRUE(o.found) << "trial " << trial;
-    EXPECT_EQ(o.objective, omega) << "trial " << trial;
-    EXPECT_TRUE(formsClique(g, o.clique));
-    EXPECT_TRUE(solve<Decision>(g, omega).found) << "trial " << trial;
+    for (const bool every : {false, true}) {  // the MaxSAT test up to its first failure, and on every branch
+      const auto o = solve<Optimisation>(g, std::nullopt, omega - 1, every);
+      ASSERT_TRUE(o.found) << "trial " << trial << " every " << every;
+      EXPECT_EQ(o.objective, omega) << "trial " << trial << " every " << every;
+      EXPECT_TRUE(formsClique(g, o.clique));
+      EXPECT_TRUE(solve<Decision>(g, omega, std::nullopt, every).found) << "trial " << trial << " every " << every;
+      EXPECT_FALSE(solve<Decision>(g, omega + 1, std::nullopt, every).found) << "trial " << trial << " every " << every;
+    }
   }
 }
 

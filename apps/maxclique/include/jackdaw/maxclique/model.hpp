@@ -53,6 +53,9 @@ struct MaxClique {
     int n = 0;
     std::vector<Set> adj;       // adjacency, in search order
     std::vector<int> original;  // search index -> vertex of the file (0-based)
+    // The MaxSAT test on every vertex above kmin, not only up to the first it cannot move down:
+    // worth it where the incumbent is ω or close to it (docs/maxclique.md); the app sets it.
+    bool testEveryBranch = false;
   };
 
   struct Node {
@@ -188,8 +191,9 @@ struct MaxClique {
                 low_.set(v), ++lowCount_;
                 continue;
               }
-              // As with re-NUMBER: past the first failure, more tests cost more than they save.
-              maxsat = false;
+              // As with re-NUMBER: past the first failure, more tests usually cost more than they
+              // save, unless the incumbent is already (near) optimal.
+              maxsat = space_.testEveryBranch;
             }
             order_[count_] = static_cast<std::uint16_t>(v);
             colour_[count_++] = static_cast<std::uint16_t>(col);
