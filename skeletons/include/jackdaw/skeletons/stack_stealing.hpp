@@ -26,16 +26,24 @@ SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
                           Launch&& launch = {}) {
   using S = detail::DepthPoolSearch<M, K>;
   const std::size_t perSplit = opts.chunked ? std::numeric_limits<std::size_t>::max() : 1;
-  struct Hooks {
-    S& s;
-    std::size_t perSplit;
-    void afterNode(DepthFirst<M, K, Hooks>& dfs) {
-      if (!s.hungry()) return;
-      detail::splitIntoPool(s, dfs.split(), perSplit, false, true);  // for the idle worker: its own queue
-    }
+  // Answers: compiled with the per-node check, unless no one can be hungry (one worker, no other
+  // rank; detail::someoneMayBeHungry), where it would cost every node and never split.
+  auto run = [&]<bool Answers>(std::bool_constant<Answers>) {
+    struct Hooks {
+      S& s;
+      std::size_t perSplit;
+      void afterNode(DepthFirst<M, K, Hooks>& dfs)
+        requires Answers
+      {
+        if (!s.hungry()) return;
+        detail::splitIntoPool(s, dfs.split(), perSplit, false, true);  // for the idle worker: its own queue
+      }
+    };
+    return detail::searchFromRoot<M, K>(space, std::move(root), params, stop, opts, std::forward<Launch>(launch),
+                                        Answers, [perSplit](S& s) { return Hooks{s, perSplit}; });
   };
-  return detail::searchFromRoot<M, K>(space, std::move(root), params, stop, opts, std::forward<Launch>(launch),
-                                      true, [perSplit](S& s) { return Hooks{s, perSplit}; });
+  if (detail::someoneMayBeHungry(opts, launch)) return run(std::true_type{});
+  return run(std::false_type{});
 }
 
 template <SearchModel M, SearchKind K>

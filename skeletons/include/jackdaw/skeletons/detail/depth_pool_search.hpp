@@ -68,11 +68,15 @@ struct HungerSplit {
 // skeleton's hooks are compiled with the hunger rule or without it, never testing the flag per node.
 // One worker with no other rank (a launch that spans no other process) is never hungry: it runs
 // without the rule.
-template <class Launch, class Run>
-decltype(auto) withHungerRule(const ParallelOptions& o, const Launch& launch, Run&& run) {
+template <class Launch>
+bool someoneMayBeHungry(const ParallelOptions& o, const Launch& launch) {
   bool otherRanks = false;
   if constexpr (requires { launch.spansProcesses(); }) otherRanks = launch.spansProcesses();
-  if (o.splitOnHunger && (otherRanks || o.runtime.workers() > 1)) return run(std::true_type{});
+  return otherRanks || o.runtime.workers() > 1;
+}
+template <class Launch, class Run>
+decltype(auto) withHungerRule(const ParallelOptions& o, const Launch& launch, Run&& run) {
+  if (o.splitOnHunger && someoneMayBeHungry(o, launch)) return run(std::true_type{});
   return run(std::false_type{});
 }
 
