@@ -6,7 +6,7 @@
 //   auto r = jackdaw::stack_stealing::search<MyModel, jackdaw::Decision>(space, root, params, o);
 //
 // The request is implicit: "idle workers > 0 and pool empty" is two relaxed atomic loads per
-// node, so a lone worker pays almost nothing and no idle worker ever spins.
+// node, and no idle worker ever spins; a lone worker with no other rank skips even that.
 #pragma once
 
 #include <cstddef>
