@@ -92,10 +92,12 @@ int solve(app::AppContext& ctx, const Options& o, const DimacsGraph& g) {
   // The order: degeneracy, unless the colour-sort order proves at its root that nothing beats what
   // is known (the initial clique; in a decision, the goal less one).
   const int known = isDecision<Kind> ? std::max(initialSize, *o.decision - 1) : initialSize;
-  // A root bound within 3 of what is known: the search is mostly a proof, and testing every
-  // branching vertex pays (docs/maxclique.md, "MaxSAT test").
-  const bool nearBound = known > 0 && (M::rootProves(space, known + 3) || M::rootProves(sorted, known + 3));
-  if (nearBound) ctx.log->info("the root's bound is within 3 of {}: the MaxSAT test runs on every branching vertex", known);
+  // Near the root's bound the search is mostly a proof, and testing every branching vertex pays
+  // (docs/maxclique.md, "MaxSAT test").
+  const bool nearBound = known > 0 && rootsProve<W>(space, sorted, known + kNearRootBound);
+  if (nearBound)
+    ctx.log->info("the root's bound is within {} of {}: the MaxSAT test runs on every branching vertex",
+                  kNearRootBound, known);
   space.testEveryBranch = sorted.testEveryBranch = nearBound;
   if (known > 0 && (!isDecision<Kind> || initialSize < *o.decision)) {
     if (M::rootProves(sorted, known)) {

@@ -181,13 +181,25 @@ std::vector<int> probeClique(const typename MaxClique<Words>::Space& s, int goal
   return found;
 }
 
+// True if a root colouring, in `s`'s order or in `sorted`'s (the same graph renumbered by
+// MaxClique::colourSorted), proves that no clique has more than k vertices.
+template <std::size_t Words>
+bool rootsProve(const typename MaxClique<Words>::Space& s, const typename MaxClique<Words>::Space& sorted, int k) {
+  return MaxClique<Words>::rootProves(s, k) || MaxClique<Words>::rootProves(sorted, k);
+}
+
+// "Near the root's bound": a root proves at most this many above the clique in hand. There the
+// app aims a second tabu run at the bound (startingClique) and its search, mostly a proof, runs the
+// MaxSAT test on every branching vertex (docs/maxclique.md).
+inline constexpr int kNearRootBound = 3;
+
 // The app's initial clique, in search-order indices of `s` (`sorted`: the same graph renumbered by
 // MaxClique::colourSorted). Each step runs only while neither root colouring (rootProves, in `s`'s
 // order and in `sorted`'s) proves the clique in hand optimal:
 //  1. initialClique, stopped as soon as a root proves its clique optimal (c-fat500-10: the greedy
 //     start already has omega = 126, and the 25,000 tabu moves after it were wasted);
 //  2. with k the smallest size that a root would prove optimal (searched up to 16 above the
-//     clique, and only if a root proves the clique's size + 16): if k is at most 3 above the clique, a second initialClique run aimed at k (tenure
+//     clique, and only if a root proves the clique's size + 16): if k is at most kNearRootBound (3) above the clique, a second initialClique run aimed at k (tenure
 //     1, 50 moves per vertex, at least 20,000, stopped when it gets there; gen400_p0.9_55: 52 ->
 //     55 after 10,836 moves); if k is further above, a probe (probeClique) for a clique of k
 //     vertices in the order of that root (the degeneracy order if both), given up after 10 nodes
@@ -200,7 +212,7 @@ template <std::size_t Words>
 std::vector<int> startingClique(const typename MaxClique<Words>::Space& s,
                                 const typename MaxClique<Words>::Space& sorted) {
   using M = MaxClique<Words>;
-  const auto proves = [&](int k) { return M::rootProves(s, k) || M::rootProves(sorted, k); };
+  const auto proves = [&](int k) { return rootsProve<Words>(s, sorted, k); };
   std::vector<int> first = initialClique<Words>(s, {.enough = proves});
   const int known = static_cast<int>(first.size());
   if (known == 0 || proves(known)) return first;
@@ -212,7 +224,7 @@ std::vector<int> startingClique(const typename MaxClique<Words>::Space& s,
   int target = known + 1;
   while (target < far && !proves(target)) ++target;
   const std::uint64_t n = static_cast<std::uint64_t>(s.n);
-  if (target <= known + 3) {
+  if (target <= known + kNearRootBound) {
     std::vector<int> second =
         initialClique<Words>(s, {.steps = std::max<std::uint64_t>(20000, 50 * n), .tenure = 1, .stopAt = target, .enough = nullptr});
     return second.size() > first.size() ? second : first;
