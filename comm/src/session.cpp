@@ -27,6 +27,8 @@ Session::Session(const SessionConfig& cfg, int workers, LocalWork& work)
   policy_ = spec.make(env, cfg.steal.policyParams);
   CommOptions opts = cfg.comm;
   opts.ownCores = workersHaveOwnCores(world_, workers);
+  opts = forTransport(opts, board_->transport());
+  doorbell_ = opts.doorbell;
   comm_ = std::make_unique<CommThread>(world_, *board_, *view_, work, *policy_, opts);
 }
 

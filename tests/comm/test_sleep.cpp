@@ -38,3 +38,19 @@ TEST(CommSleep, StealInFlightOrIdleWorkersNeverJump) {
   EXPECT_EQ(idle.now, o.minSleep);
   EXPECT_EQ(nextSleep(o, 80us, false, false, 1, false).now, 80us);
 }
+
+// On the message transport a ring would arrive at the victim's own comm turn, after the wake it
+// was for: forTransport turns the doorbell off there, whatever was asked, and a busy victim
+// holding tasks climbs to maxSleep instead of sleeping busyMaxSleep at once.
+TEST(CommSleep, NoDoorbellOnTheMessageTransport) {
+  using jackdaw::comm::BoardTransport;
+  using jackdaw::comm::forTransport;
+  CommOptions o;
+  EXPECT_TRUE(forTransport(o, BoardTransport::Rma).doorbell);
+  EXPECT_EQ(forTransport(o, BoardTransport::Rma).victimMaxSleep, o.victimMaxSleep);
+  const CommOptions msgs = forTransport(o, BoardTransport::Messages);
+  EXPECT_FALSE(msgs.doorbell);
+  const auto s = nextSleep(msgs, msgs.minSleep, false, true, 0, false);
+  EXPECT_EQ(s.cap, o.maxSleep);
+  EXPECT_EQ(s.now, msgs.minSleep);  // the climb, not the jump to busyMaxSleep
+}

@@ -87,6 +87,9 @@ paths)
       bad "  --stats board transport: $(stat_of 'd["distributed"]["board"]')"
     n=$(grep -c "board runs on messages" <<<"$LAST_OUT")
     [ "$n" = 1 ] && ok "  said once" || bad "  the fallback was announced $n times"
+    # A ring on messages would reach the victim only at its own comm turn: no thief rings.
+    r=$(stat_of 'd["distributed"]["totals"]["comm"]["doorbell_rings"]')
+    [ "$r" = 0 ] && ok "  no doorbell on messages" || bad "  $r doorbell rings on the message transport"
   fi
   # UCX's one-sided component between the hosts (over TCP: each host has its own /dev/shm and IPC).
   if expect 2 "omega = $w17" -- --mca osc ucx "$mc" "$b4" --skeleton budget --threads 1 --policy performance; then

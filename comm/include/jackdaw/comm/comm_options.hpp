@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 
+#include "jackdaw/comm/board_scheme.hpp"
 #include "jackdaw/comm/comm_events.hpp"
 
 namespace jackdaw::comm {
@@ -65,6 +66,23 @@ struct CommOptions {
   unsigned doorbellNodes = 64;  // [transport] a worker polls the doorbell every this many nodes (one relaxed load)
   CommEvents* events = nullptr;  // told what happens (a timeline recorder), from the comm thread
 };
+
+// What the board's transport changes in these options (Session applies it; so does jackdaw-sim's
+// --board-transport). The doorbell wakes a comm thread only where a thief writes it straight into
+// the victim's memory (a one-sided window). On the message transport its ring is one more message,
+// read at the victim's next comm turn, after the wake it was meant to cause; a busy victim trusting
+// it slept busyMaxSleep while requests waited. So there it is off, and a victim holding tasks polls,
+// climbing to maxSleep rather than victimMaxSleep: its polls take CPU from its workers on shared
+// cores. Between two emulated TCP hosts, 2 ranks x 1 worker on 2 cores, search seconds (two runs
+// each; bench/results/hosts.md): UTS T3L 2.99 with the bell trusted, 2.26-2.37 polling at 100 µs,
+// 2.01-2.04 at 1 ms; T1L 1.92 / 2.14-2.15 / 1.95-1.98; NS genus 34 0.16 / 0.20 / 0.15-0.16.
+inline CommOptions forTransport(CommOptions o, BoardTransport t) {
+  if (t == BoardTransport::Messages) {
+    o.doorbell = false;
+    o.victimMaxSleep = o.maxSleep;
+  }
+  return o;
+}
 
 // Busy with the doorbell: thieves ring and no worker of the rank is idle, so nothing needs the comm
 // thread before a worker wakes it (a thief's ring, a pool run dry, a bound, a stop).

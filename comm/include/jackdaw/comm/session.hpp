@@ -68,6 +68,9 @@ class Session {
   void requestStop(int reason) noexcept;
   // Any thread, one relaxed load: wake the comm thread if a thief rang this rank's doorbell.
   void pollDoorbell() noexcept;
+  // Whether thieves ring the doorbell at all: asked for, and the board is a window
+  // (forTransport in comm_options.hpp); without it the workers need not poll.
+  bool doorbell() const noexcept { return doorbell_; }
   void waitTermination();
 
   // Collective, once, after waitTermination(): rank 0 receives every rank's report in rank
@@ -81,6 +84,7 @@ class Session {
  private:
   int rank_ = 0, size_ = 1;
   std::string policyName_;
+  bool doorbell_ = true;
   MPI_Comm world_;
   std::unique_ptr<LoadBoard> board_;
   std::unique_ptr<LoadBoardView> view_;

@@ -210,8 +210,8 @@ class Launch {
       void incumbentImproved(int) override { session.offerBound(encodeObjective(search.incumbent().bound())); }
       comm::Session& session;
       Search& search;
-      unsigned doorbellNodes;  // 0: no pulse (--doorbell false)
-    } bridge(session, s, cfg.comm.doorbell ? cfg.comm.doorbellNodes : 0);
+      unsigned doorbellNodes;  // 0: no pulse (--doorbell off, or the board on messages)
+    } bridge(session, s, session.doorbell() ? cfg.comm.doorbellNodes : 0);
     s.observe(&bridge);
     if (s.incumbent().hasBound()) session.offerBound(encodeObjective(s.incumbent().bound()));
 
