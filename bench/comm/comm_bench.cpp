@@ -226,13 +226,18 @@ void idleCpu(bool hungry, double seconds) {
   j.comm->waitTermination();
   const auto s = j.stats();
   if (gRank == 0) {
-    double cpu = 0, wall = 0;
+    double cpu = 0, wall = 0, sleeps = 0;
     for (const auto& r : s) {
       cpu += r.commCpuSeconds;
       wall += r.commWallSeconds;
+      sleeps += static_cast<double>(r.commSleeps);
     }
     row(hungry ? "comm thread CPU, every rank hungry (failed steals, backoff)" : "comm thread CPU, busy rank (nothing to do)",
         100.0 * cpu / wall, "% of one core", "mean over ranks, " + std::to_string(static_cast<int>(seconds)) + " s");
+    // A busy rank's turns do little beyond the transport's progress: its CPU per sleep is what a
+    // sleep, a wake-up and one turn of MPI progress cost on this path (jackdaw-sim's --wake-cpu-us).
+    if (!hungry && sleeps > 0)
+      row("comm thread CPU per sleep, busy rank", 1e6 * cpu / sleeps, "µs", "its sleeps, wake-ups and turns");
   }
 }
 

@@ -14,10 +14,12 @@ private bridge; root only) and measures, on this machine's two cores:
 3. searches with 2 ranks x 1 worker: one host x 2 ranks against two hosts x 1 rank (the same two
    cores), on Open MPI's defaults and with osc/ucx, and two hosts under a 10 Mbit/s limit
    (tc tbf). Alternated per repetition; medians of wall time with the spread, nodes and steals;
-4. jackdaw-sim's prediction of those searches: each recorded once (--trace, one worker), then
-   simulated REPS times on one host x 2 cores and on two hosts of one core each, linked by the
-   latency and bandwidth measured in 1 (a message between hosts crosses two links: each link gets
-   half the one-way time).
+4. jackdaw-sim's prediction of those searches: each recorded once (--trace, one worker, a fine
+   grain: RECORD below), then simulated REPS times with hunger splitting on one host x 2 cores and
+   on two hosts of one core each, linked by the latency and bandwidth measured in 1 (a message
+   between hosts crosses two links: each link gets half the one-way time), the board on messages.
+   The constants are this machine's, measured first (wake_latency, pingpong's CPU per message, the
+   one-worker time of each enumeration); nothing is fitted to the 2-rank runs.
 
 Writes OUT (markdown) and OUT with .json.
 """
@@ -68,6 +70,7 @@ class Hosts:
                 env[k] = v.strip('"')
         self.hosts = env["HOSTS"].split(",")
         self.args = shlex.split(env["MPIRUN_HOSTS_ARGS"])
+        self.message_cpu = {}  # pingpong's CPU per message, per path
 
     def mpirun(self, nhosts, extra, cmd, env=None, timeout=600):
         hosts = f"{self.hosts[0]}:2" if nhosts == 1 else ",".join(self.hosts[:2])
@@ -93,8 +96,11 @@ def pingpong(hosts, build):
     out = {}
     for name, nhosts, extra in (("one host (shared memory)", 1, []), ("two hosts (TCP)", 2, [])):
         r, _ = hosts.mpirun(nhosts, extra, [os.path.join(build, "bench", "hosts", "pingpong")])
-        rows = [tuple(float(x) for x in line.split()) for line in r.stdout.splitlines() if line.strip()]
-        out[name] = rows
+        lines = [line.split() for line in r.stdout.splitlines() if line.strip()]
+        out[name] = [tuple(float(x) for x in ws) for ws in lines if ws[0] != "cpu"]
+        cpu = [float(ws[1]) for ws in lines if ws[0] == "cpu"]
+        if cpu:
+            hosts.message_cpu[name] = cpu[0]
     return out
 
 
@@ -140,28 +146,80 @@ def searches(hosts, build, reps, work):
     return runs
 
 
-def simulate(build, sim, reps, work, net):
+# How each search is recorded for jackdaw-sim. The real runs split on hunger (budget and
+# depth_bounded do by default), so the simulator replays hunger splitting (--split hunger) on a fine
+# recording: budget -b 1000 (T3L, a binomial tree, -b 100), whose per-task tracing cost the
+# one-worker calibration takes out (--task-cpu-scale); MaxClique at its own grain, with 5 incumbent
+# levels so that a replay charges the nodes a real run spends before it has the optimum.
+RECORD = {
+    "NS g34 budget": (["-b", "1000"], True),
+    "UTS T1L budget": (["-b", "1000"], True),
+    "UTS T3L budget": (["-b", "100"], True),
+    "MaxClique brock400_4 depth_bounded": (["--trace-levels", "5"], False),
+}
+RECORD_TEXT = "; ".join(f"{k}: {' '.join(v[0])}" for k, v in RECORD.items())
+
+
+def median_seconds(cmd, reps):
+    """The app's reported search time (--stats seconds), median of reps one-worker runs."""
+    out = []
+    for _ in range(reps):
+        stats = cmd[-1]
+        r = sh(cmd, timeout=1800)
+        if r.returncode == 0:
+            out.append(json.load(open(stats))["seconds"])
+    return statistics.median(out) if out else None
+
+
+def wake_constants(build):
+    """This machine's wake-up lateness and CPU per sleep (bench/sim/wake_latency, one spinner per core)."""
+    r = sh([os.path.join(build, "bench", "sim", "wake_latency"), "--procs", str(os.cpu_count()), "--seconds", "2",
+            "--reps", "3"], timeout=600)
+    for line in r.stdout.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) >= 7 and cells[0].isdigit():
+            return {"wake_late_us": float(cells[2].split()[0]), "wake_cpu_us": float(cells[6])}
+    return None
+
+
+def simulate(build, sim, reps, work, net, msg_cpu):
     """Records each search once, then simulates both layouts; returns rows of predictions."""
     lat_us, gbps = net
-    rows = []
+    wake = wake_constants(build)
+    rows = [{"constants": wake, "message_cpu_us": msg_cpu}]
+    print(json.dumps(rows[0]), flush=True)
+    common = ["--platform", "local", "--ranks", "2", "--workers", "1"]
+    if wake:
+        common += ["--wake-cpu-us", f"{wake['wake_cpu_us']:.1f}", "--wake-late-us", f"{wake['wake_late_us']:.1f}"]
+    # A message between the hosts costs the comm actors what the default charges on one host plus
+    # what TCP adds (pingpong's "cpu" line, two hosts less one host).
+    tcp_cost = 2.0 + max(0.0, msg_cpu.get("two hosts (TCP)", 0.0) - msg_cpu.get("one host (shared memory)", 0.0))
     for sname, (app, args, _) in SEARCHES.items():
+        rec_args, calibrate = RECORD[sname]
         trace = os.path.join(work, re.sub(r"\W+", "_", sname) + ".jdtrace")
-        r = sh([os.path.join(build, "apps", app, app), *args, "--threads", "1", "--trace", trace], timeout=1800)
+        exe = os.path.join(build, "apps", app, app)
+        r = sh([exe, *args, "--threads", "1", *rec_args, "--trace", trace], timeout=3600)
         if r.returncode != 0:
             rows.append({"search": sname, "error": r.stderr[-300:]})
             continue
-        layouts = {"1 host x 2 ranks": ["--platform", "local", "--ranks", "2", "--workers", "1"],
+        flags = list(common) + ["--split", "hunger"]
+        if calibrate:
+            text = sh([sim, trace, "--info"]).stdout
+            info = json.loads(text[:text.index("\n}\n") + 2])
+            real1 = median_seconds([exe, *args, "--threads", "1", "--stats", os.path.join(work, "one.json")], reps)
+            flags += ["--task-cpu-scale", f"{real1 / info['cpu_seconds']:.4f}"]
+        layouts = {"1 host x 2 ranks": flags,
                    "2 hosts, Open MPI defaults (board on messages)":
-                       ["--platform", "local", "--hosts", "2", "--cores", "1", "--ranks", "2", "--workers", "1",
-                        "--latency-us", f"{lat_us / 2:.3f}", "--gbps", f"{gbps:.4f}"]}
-        for lname, flags in layouts.items():
+                       flags + ["--hosts", "2", "--cores", "1", "--latency-us", f"{lat_us / 2:.3f}", "--gbps", f"{gbps:.4f}",
+                                "--board-transport", "messages", "--comm-cost-us", f"{tcp_cost:.2f}"]}
+        for lname, lflags in layouts.items():
             secs = []
             for seed in range(1, reps + 1):
                 out = os.path.join(work, "sim.json")
-                p = sh([sim, trace, *flags, "--seed", str(seed), "--out", out], timeout=3600)
+                p = sh([sim, trace, *lflags, "--seed", str(seed), "--out", out], timeout=3600)
                 if p.returncode == 0:
                     secs.append(json.load(open(out))["seconds"])
-            rows.append({"search": sname, "layout": lname, "sim_seconds": secs, "flags": flags})
+            rows.append({"search": sname, "layout": lname, "sim_seconds": secs, "flags": lflags})
             print(json.dumps(rows[-1]), flush=True)
     return rows
 
@@ -205,6 +263,7 @@ def main():
               "cores": os.cpu_count(), "load_before": open("/proc/loadavg").read().split()[:3]}
     try:
         result["pingpong"] = pingpong(hosts, build)
+        result["message_cpu"] = hosts.message_cpu
         if not a.skip_comm:
             result["comm_bench"] = comm_bench(hosts, build)
         result["runs"] = searches(hosts, build, a.reps, work)
@@ -214,7 +273,7 @@ def main():
     if not a.skip_sim and 8 in two and (8 << 20) in two:
         result["network"] = {"one_way_8B_us": two[8][1], "gbps_8MiB": two[8 << 20][2]}
         result["sim"] = simulate(build, os.path.join(build, "sim", "jackdaw-sim"), a.reps, work,
-                                 (two[8][1], two[8 << 20][2]))
+                                 (two[8][1], two[8 << 20][2]), result.get("message_cpu", {}))
     result["load_after"] = open("/proc/loadavg").read().split()[:3]
     with open(os.path.splitext(a.out)[0] + ".json", "w") as f:
         json.dump(result, f, indent=1)
@@ -236,12 +295,21 @@ def main():
            "one host x 2 ranks in the same run.", "", *table(result["runs"])]
     if result.get("sim"):
         net = result["network"]
+        head = result["sim"][0]
+        wake = head.get("constants") or {}
         md += ["", "## jackdaw-sim's prediction", "",
-               f"Each search recorded once (`--trace`, one worker), simulated {a.reps} times (seeds 1..{a.reps}); two "
-               f"hosts of one core each, each link {net['one_way_8B_us'] / 2:.1f} µs and {net['gbps_8MiB']:.2f} Gb/s "
-               "(half the measured one-way MPI time between the hosts, and the measured bandwidth).", "",
+               f"Each search recorded once (`--trace`, one worker; `{RECORD_TEXT}`) and simulated {a.reps} times "
+               f"(seeds 1..{a.reps}) with `--split hunger`, as the real runs split. This machine's constants, measured "
+               f"first: a sleeping comm thread wakes {wake.get('wake_late_us', '?')} µs late and a sleep costs "
+               f"{wake.get('wake_cpu_us', '?')} µs of CPU (bench/sim/wake_latency); a message costs "
+               f"{head['message_cpu_us'].get('one host (shared memory)', float('nan')):.2f} µs of CPU on one host and "
+               f"{head['message_cpu_us'].get('two hosts (TCP)', float('nan')):.2f} µs between the hosts (pingpong's cpu line). "
+               f"Enumerations: the recording's task CPU is scaled to the real one-worker time (`--task-cpu-scale`, the "
+               f"median of {a.reps} runs). Two hosts: one core each, each link {net['one_way_8B_us'] / 2:.1f} µs and "
+               f"{net['gbps_8MiB']:.2f} Gb/s (half the measured one-way MPI time, and the measured bandwidth), the board "
+               "on messages (no doorbell), each message costing the comm actor 2 µs plus what TCP adds.", "",
                "| search | layout | real median s | simulated median s | error |", "|---|---|---|---|---|"]
-        for row in result["sim"]:
+        for row in result["sim"][1:]:
             if "error" in row:
                 md.append(f"| {row['search']} | | | recording failed | |")
                 continue

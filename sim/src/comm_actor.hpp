@@ -77,9 +77,15 @@ class CommActor final : public comm::StealPort {
   }
 
   // ---- the turn's transport (comm/comm_turn.hpp) ----
-  // Each message costs the comm actor's CPU (--comm-cost-us) as it is handled.
+  // Each message costs the comm actor's CPU (--comm-cost-us) as it is handled, and so does each board
+  // record that arrived as a message (--board-transport messages).
   bool receive() {
     bool any = false;
+    if (r_.boardRecordsIn > 0) {  // board on messages: applied, but not work (as the runtime's turn)
+      const double us = job_.cfg.commCostUs * static_cast<double>(r_.boardRecordsIn);
+      r_.boardRecordsIn = 0;
+      cpu(*lock_, us);
+    }
     while (!r_.inbox.empty()) {
       std::unique_ptr<Msg> m(r_.inbox.front());
       r_.inbox.pop_front();
@@ -135,6 +141,9 @@ class CommActor final : public comm::StealPort {
     ++publishes_;
     job_.board->publish(r_.id, rec);
     ++r_.stats.boardPublishes;
+    if (job_.cfg.boardMessages && job_.pushes())
+      for (auto& q : job_.ranks)
+        if (q.get() != &r_) ++q->boardRecordsIn;
     if (job_.pushes()) {
       const std::uint64_t peers = job_.ranks.size() - 1;
       r_.boardMessages += 4 * peers;

@@ -70,6 +70,7 @@ struct Rank {
   // and from what reached its board; bounds on their way to it (arrival time, tree).
   int tree = 0, ownTree = 0;
   std::vector<std::pair<double, int>> boundArrivals;
+  std::uint64_t boardRecordsIn = 0;  // board on messages: peers' records this comm actor has yet to take
   std::vector<std::uint64_t> startedIn;  // tasks started in each tree
   std::vector<std::uint64_t> nodesIn;    // nodes run in each tree's version of a task
   // Per tree, since the job's start: when this rank's own find first reached it, and when a task

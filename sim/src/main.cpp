@@ -92,7 +92,19 @@ int main(int argc, char** argv) {
   app.add_option("--corun", corunPath, "A second trace run at the same time on the same hosts (contended mode)")->check(CLI::ExistingFile);
   std::string corunPolicy;
   app.add_option("--corun-policy", corunPolicy, "The co-running job's victim policy (default: --policy)")->check(CLI::IsMember(registry.names()));
+  jackdaw::comm::BoardTransport boardTransport = jackdaw::comm::BoardTransport::Rma;
+  cli::addChoice(app, "--board-transport", boardTransport,
+                 {{"rma", jackdaw::comm::BoardTransport::Rma}, {"messages", jackdaw::comm::BoardTransport::Messages}},
+                 "What carries the load board: rma (one-sided windows), or messages through the comm actors, as the "
+                 "runtime between TCP-only hosts: no doorbell, and each record a peer publishes costs the receiving "
+                 "comm actor --comm-cost-us");
   app.add_option("--comm-cost-us", cfg.commCostUs, "CPU a comm actor spends per message it handles (µs)")->capture_default_str()->check(cli::real(0.0, 1e6));
+  app.add_option("--task-cpu-scale", cfg.taskCpuScale,
+                 "Multiply every recorded task's CPU time by this, and nothing else (the comm costs stay as given): "
+                 "e.g. a fine recording's real one-worker time over its task CPU, which takes out the tracer's "
+                 "per-task cost")
+      ->capture_default_str()
+      ->check(cli::real(1e-6, 1e6));
   app.add_option("--task-jitter", cfg.taskJitter,
                  "Log-normal noise on each task's CPU time: sigma of its logarithm, mean factor 1, drawn per rank "
                  "from --seed (0: the trace's times; 0.08-0.10 between two recordings of one tree on the 2-core "
@@ -200,6 +212,8 @@ int main(int argc, char** argv) {
   cfg.workers = workers.value_or(std::max(1, p.cores - 1));
   // As Session measures it on a real node: ranks go round-robin over the hosts.
   cfg.comm.ownCores = (cfg.ranks + p.hosts - 1) / p.hosts * cfg.workers <= p.cores;
+  cfg.boardMessages = boardTransport == jackdaw::comm::BoardTransport::Messages;
+  cfg.comm = jackdaw::comm::forTransport(cfg.comm, boardTransport);
   jackdaw::sim::SimConfig corunCfg = cfg;
   corunCfg.label = "corun";
   if (!corunPolicy.empty()) corunCfg.steal.policy = corunPolicy;

@@ -92,10 +92,11 @@ void runTask(Job& job, Rank& r, int w, std::uint64_t packed) {
     r.split->setInTask(w, true);
     r.hungerChanged();
   }
-  // --task-jitter: this run of the task is this much slower or faster than recorded.
-  double noise = 1.0;
+  // --task-jitter: this run of the task is this much slower or faster than recorded; --task-cpu-scale
+  // scales every task alike.
+  double noise = job.cfg.taskCpuScale;
   if (const double sigma = job.cfg.taskJitter; sigma > 0)
-    noise = std::exp(sigma * std::normal_distribution<double>(0.0, 1.0)(r.jitter) - sigma * sigma / 2);
+    noise *= std::exp(sigma * std::normal_distribution<double>(0.0, 1.0)(r.jitter) - sigma * sigma / 2);
   double pos = 0;             // nodes into the task, in tree `tr`'s version of it
   std::uint64_t visited = 0;  // nodes run, across versions
   const bool replaying = job.trees.size() > 1;

@@ -407,12 +407,55 @@ def hunger(sim, trace):
     return 1 if bad else 0
 
 
+def transport(sim, trace):
+    """--board-transport messages keeps every node and task, turns the doorbell off (comm::forTransport,
+    the runtime's rule) and charges board records; --task-cpu-scale scales the tasks alone (1 x 1:
+    the makespan is the trace's CPU times the scale)."""
+    h = header(sim, trace)
+    want_nodes, want_tasks = int(h["nodes"]), int(h["tasks"])
+    info = subprocess.run([sim, trace, "--info"], capture_output=True, text=True, timeout=60).stdout
+    cpu = float(info.split("cpu seconds: ")[1].split()[0])
+    bad = 0
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "r.json")
+        for board in ("rma", "messages"):
+            for hosts, ranks in ((2, 2), (2, 4)):
+                args = [trace, "--platform", "local", "--hosts", str(hosts), "--cores", "1", "--ranks", str(ranks),
+                        "--workers", "1", "--split", "hunger", "--board-transport", board, "--seed", "3"]
+                p, j = run(sim, args + optimum_args(trace), out)
+                why = []
+                if p.returncode != 0:
+                    why.append(f"exit {p.returncode}: {p.stderr.strip()}")
+                else:
+                    c = j["distributed"]["totals"]["comm"]
+                    if not (j["complete"] and j["stats"]["nodes"] == want_nodes and j["stats"]["tasks"] == want_tasks):
+                        why.append(f"nodes {j['stats']['nodes']} / {want_nodes}, tasks {j['stats']['tasks']} / {want_tasks}")
+                    if j["simulation"]["board_transport"] != board:
+                        why.append(f"board transport {j['simulation']['board_transport']}")
+                    rings = c["doorbell_rings"]
+                    if board == "messages" and (j["simulation"]["doorbell"] or rings != 0):
+                        why.append(f"doorbell {j['simulation']['doorbell']}, {rings} rings on messages")
+                    if board == "rma" and c["steal_requests_sent"] > 0 and rings != c["steal_requests_sent"]:
+                        why.append(f"{rings} rings for {c['steal_requests_sent']} requests on a window")
+                print(f"transport {board:8s} {hosts} hosts x {ranks} ranks: {'ok' if not why else 'FAILED ' + '; '.join(why)}")
+                bad += bool(why)
+        for scale in (0.5, 2.0):
+            p, j = run(sim, [trace, "--platform", "local", "--ranks", "1", "--workers", "1", "--split", "hunger",
+                             "--task-cpu-scale", str(scale)] + optimum_args(trace), out)
+            ok = p.returncode == 0 and abs(j["seconds"] - scale * cpu) <= 1e-6 * scale * cpu + 1e-9 * want_tasks
+            print(f"task-cpu-scale {scale}: makespan {j['seconds'] if j else None} against {scale * cpu:.9f}: "
+                  f"{'ok' if ok else 'FAILED'}")
+            bad += not ok
+    return 1 if bad else 0
+
+
 def main():
     sim, trace, what = sys.argv[1:4]
     return {"replay": lambda: replay(sim, trace), "reproducible": lambda: reproducible(sim, trace),
             "contended": lambda: contended(sim, trace), "bad_input": lambda: bad_input(sim),
             "oversubscribed": lambda: oversubscribed(sim, trace),
             "campaign": lambda: campaign(sim, trace), "hunger": lambda: hunger(sim, trace),
+            "transport": lambda: transport(sim, trace),
             "incumbent_real": lambda: incumbent_real(sim, trace, *sys.argv[4:7])}[what]()
 
 

@@ -41,9 +41,19 @@ struct SimConfig {
   const comm::PolicyRegistry* policies = nullptr;  // null: PolicyRegistry::builtin()
   comm::CommOptions comm{};          // the comm thread's timings, the runtime's defaults
   double commCostUs = 2.0;           // a comm actor's CPU per message it handles
+  // The board travels as messages through the comm actors (the runtime's transport between TCP-only
+  // hosts, --board-transport messages): comm::forTransport's options (no doorbell), and each
+  // record a peer publishes costs this rank's comm actor commCostUs at its next turn. false: the
+  // board is a one-sided window.
+  bool boardMessages = false;
   // Each task's CPU time times exp(sigma * N(0,1) - sigma^2 / 2), drawn from a stream per rank
   // seeded by `seed` (mean 1): the run-to-run noise of a real machine. 0: the trace's times.
   double taskJitter = 0.0;
+  // Every recorded task's CPU times this factor, and nothing else (the comm actor's costs stay as
+  // given): a fine recording (budget -b 100) carries the tracer's and the splits' per-task cost,
+  // which a run that splits on hunger does not pay; scale = the real one-worker time / the trace's
+  // task CPU takes it out (bench/hosts/run.py). --core-speed instead speeds up the whole core.
+  double taskCpuScale = 1.0;
   // As the apps' --slow-ranks (app/slow_rank.hpp): these ranks' workers follow every task with
   // (slowRankFactor - 1) x its time of busy work on their core; the cores, the comm actor and the
   // children's releases keep full speed (--slow-hosts instead slows a host's cores, all of it).
