@@ -18,8 +18,9 @@ private bridge; root only) and measures, on this machine's two cores:
    grain: RECORD below), then simulated REPS times with hunger splitting on one host x 2 cores and
    on two hosts of one core each, linked by the latency and bandwidth measured in 1 (a message
    between hosts crosses two links: each link gets half the one-way time), the board on messages.
-   The constants are this machine's, measured first (wake_latency, pingpong's CPU per message, the
-   one-worker time of each enumeration); nothing is fitted to the 2-rank runs.
+   The constants are this machine's, measured first (wake_latency, comm_bench's comm-thread CPU
+   per sleep on each path, pingpong's CPU per message, the one-worker time of each enumeration);
+   nothing is fitted to the 2-rank runs.
 
 Writes OUT (markdown) and OUT with .json.
 """
@@ -182,18 +183,36 @@ def wake_constants(build):
     return None
 
 
-def simulate(build, sim, reps, work, net, msg_cpu):
+def turn_cpu(comm_rows):
+    """comm_bench's 'comm thread CPU per sleep, busy rank' (µs) per path: a sleep, its wake-up and a
+    turn of MPI progress on that transport."""
+    out = {}
+    for name, rows in (comm_rows or {}).items():
+        for line in rows:
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            if cells and cells[0] == "comm thread CPU per sleep, busy rank":
+                out[name] = float(cells[1])
+    return out
+
+
+def simulate(build, sim, reps, work, net, msg_cpu, turn):
     """Records each search once, then simulates both layouts; returns rows of predictions."""
     lat_us, gbps = net
     wake = wake_constants(build)
-    rows = [{"constants": wake, "message_cpu_us": msg_cpu}]
+    rows = [{"constants": wake, "message_cpu_us": msg_cpu, "turn_cpu_us": turn}]
     print(json.dumps(rows[0]), flush=True)
     common = ["--platform", "local", "--ranks", "2", "--workers", "1"]
     if wake:
-        common += ["--wake-cpu-us", f"{wake['wake_cpu_us']:.1f}", "--wake-late-us", f"{wake['wake_late_us']:.1f}"]
+        common += ["--wake-late-us", f"{wake['wake_late_us']:.1f}"]
+    # A comm thread's CPU per sleep: comm_bench's busy rank on the layout's path (the sleep, the
+    # wake-up and the turn's MPI progress, which polls TCP sockets between hosts); wake_latency's
+    # sleep and wake-up alone where comm_bench did not run.
+    def wake_cpu(path):
+        us = turn.get(path) or (wake or {}).get("wake_cpu_us")
+        return ["--wake-cpu-us", f"{us:.1f}"] if us else []
     # A message between the hosts costs the comm actors what the default charges on one host plus
     # what TCP adds (pingpong's "cpu" line, two hosts less one host).
-    tcp_cost = 2.0 + max(0.0, msg_cpu.get("two hosts (TCP)", 0.0) - msg_cpu.get("one host (shared memory)", 0.0))
+    tcp_cost = 2.0 + max(0.0, msg_cpu.get("two hosts (TCP)", 0.0) - max(0.0, msg_cpu.get("one host (shared memory)", 0.0)))
     for sname, (app, args, _) in SEARCHES.items():
         rec_args, calibrate = RECORD[sname]
         trace = os.path.join(work, re.sub(r"\W+", "_", sname) + ".jdtrace")
@@ -208,9 +227,9 @@ def simulate(build, sim, reps, work, net, msg_cpu):
             info = json.loads(text[:text.index("\n}\n") + 2])
             real1 = median_seconds([exe, *args, "--threads", "1", "--stats", os.path.join(work, "one.json")], reps)
             flags += ["--task-cpu-scale", f"{real1 / info['cpu_seconds']:.4f}"]
-        layouts = {"1 host x 2 ranks": flags,
+        layouts = {"1 host x 2 ranks": flags + wake_cpu("one host"),
                    "2 hosts, Open MPI defaults (board on messages)":
-                       flags + ["--hosts", "2", "--cores", "1", "--latency-us", f"{lat_us / 2:.3f}", "--gbps", f"{gbps:.4f}",
+                       flags + wake_cpu("two hosts, defaults (messages)") + ["--hosts", "2", "--cores", "1", "--latency-us", f"{lat_us / 2:.3f}", "--gbps", f"{gbps:.4f}",
                                 "--board-transport", "messages", "--comm-cost-us", f"{tcp_cost:.2f}"]}
         for lname, lflags in layouts.items():
             secs = []
@@ -273,7 +292,8 @@ def main():
     if not a.skip_sim and 8 in two and (8 << 20) in two:
         result["network"] = {"one_way_8B_us": two[8][1], "gbps_8MiB": two[8 << 20][2]}
         result["sim"] = simulate(build, os.path.join(build, "sim", "jackdaw-sim"), a.reps, work,
-                                 (two[8][1], two[8 << 20][2]), result.get("message_cpu", {}))
+                                 (two[8][1], two[8 << 20][2]), result.get("message_cpu", {}),
+                                 turn_cpu(result.get("comm_bench")))
     result["load_after"] = open("/proc/loadavg").read().split()[:3]
     with open(os.path.splitext(a.out)[0] + ".json", "w") as f:
         json.dump(result, f, indent=1)
@@ -300,8 +320,10 @@ def main():
         md += ["", "## jackdaw-sim's prediction", "",
                f"Each search recorded once (`--trace`, one worker; `{RECORD_TEXT}`) and simulated {a.reps} times "
                f"(seeds 1..{a.reps}) with `--split hunger`, as the real runs split. This machine's constants, measured "
-               f"first: a sleeping comm thread wakes {wake.get('wake_late_us', '?')} µs late and a sleep costs "
-               f"{wake.get('wake_cpu_us', '?')} µs of CPU (bench/sim/wake_latency); a message costs "
+               f"first: a sleeping comm thread wakes {wake.get('wake_late_us', '?')} µs late (bench/sim/wake_latency); "
+               f"its CPU per sleep, a turn of MPI progress included, is comm_bench's busy rank on each path "
+               f"({', '.join(f'{k}: {v:.1f} µs' for k, v in head.get('turn_cpu_us', {}).items())}; wake_latency's "
+               f"sleep and wake-up alone: {wake.get('wake_cpu_us', '?')} µs); a message costs "
                f"{head['message_cpu_us'].get('one host (shared memory)', float('nan')):.2f} µs of CPU on one host and "
                f"{head['message_cpu_us'].get('two hosts (TCP)', float('nan')):.2f} µs between the hosts (pingpong's cpu line). "
                f"Enumerations: the recording's task CPU is scaled to the real one-worker time (`--task-cpu-scale`, the "
