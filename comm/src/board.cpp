@@ -336,13 +336,10 @@ void LoadBoard::publishHeartbeat() {
   check(MPI_Win_flush_all(win_), "MPI_Win_flush_all");
 }
 
-double LoadBoard::timedRead(int peer) {
+std::optional<double> LoadBoard::timedRead(int peer) {
+  if (msgs_) return msgs_->probe(peer, recordCell(peer), kRecordCells);
   std::uint64_t buf[kRecordCells];
   const auto t0 = std::chrono::steady_clock::now();
-  if (msgs_) {
-    msgs_->get(peer, recordCell(peer), kRecordCells, buf);
-    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
-  }
   check(MPI_Get(buf, kRecordCells, MPI_UINT64_T, peer, recordCell(peer), kRecordCells, MPI_UINT64_T, win_), "MPI_Get",
         peer);
   check(MPI_Win_flush(peer, win_), "MPI_Win_flush", peer);

@@ -1,8 +1,10 @@
 #include "board_messages.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace jackdaw::comm::detail {
 
@@ -18,7 +20,16 @@ BoardMessages::BoardMessages(MPI_Comm comm, std::span<std::uint64_t> cells) : co
   MPI_Comm_size(comm_, &size_);
   sent_.assign(static_cast<std::size_t>(size_), 0);
   received_.assign(static_cast<std::size_t>(size_), 0);
+  probeSentNs_.assign(static_cast<std::size_t>(size_), 0);
+  probeUs_.assign(static_cast<std::size_t>(size_), std::nullopt);
 }
+
+namespace {
+std::uint64_t steadyNs() {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+}
+}  // namespace
 
 BoardMessages::~BoardMessages() {
   // close() completed every send. Torn down without it (an error unwinding), requests may still
@@ -55,6 +66,24 @@ void BoardMessages::accumulate(int target, int cell, std::int64_t value, Op op) 
 void BoardMessages::get(int target, int cell, int n, std::uint64_t* out) {
   const Read one{target, cell, n, out};
   getAll(std::span<const Read>(&one, 1));
+}
+
+std::optional<double> BoardMessages::probe(int target, int cell, int n) {
+  if (target == rank_) {  // this rank's own cells: read at once, as get() does
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<std::uint64_t> copy(static_cast<std::size_t>(n));
+    get(target, cell, n, copy.data());
+    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+  }
+  const auto t = static_cast<std::size_t>(target);
+  std::optional<double> last = std::exchange(probeUs_[t], std::nullopt);
+  if (target != rank_ && probeSentNs_[t] == 0) {
+    probeSentNs_[t] = std::max<std::uint64_t>(1, steadyNs());
+    ++probesOut_;
+    send(target, {static_cast<std::uint64_t>(Op::Get), static_cast<std::uint64_t>(cell), static_cast<std::uint64_t>(n),
+                  kProbeId | static_cast<std::uint64_t>(target)});
+  }
+  return last;
 }
 
 void BoardMessages::getAll(std::span<const Read> reads) {
@@ -120,6 +149,15 @@ void BoardMessages::apply(int from, std::span<const std::uint64_t> m) {
       return;
     }
     case Op::Reply: {
+      if (m[1] & kProbeId) {  // a probe's answer: its round trip, kept for the next probe()
+        const auto p = static_cast<std::size_t>(from);
+        if (probeSentNs_[p] != 0) {
+          probeUs_[p] = 1e-3 * static_cast<double>(steadyNs() - std::min(steadyNs(), probeSentNs_[p]));
+          probeSentNs_[p] = 0;
+          --probesOut_;
+        }
+        return;
+      }
       // An answer to the getAll() in progress (an older one's cannot come: each waits for all).
       if (firstAwaited_ == 0 || m[1] < firstAwaited_ || m[1] >= firstAwaited_ + awaited_.size()) return;
       const Read& r = awaited_[m[1] - firstAwaited_];
@@ -159,6 +197,9 @@ void BoardMessages::settle() {
   // Each rank learns how many messages every other rank sent it, then receives until it has them
   // all (answering late gets meanwhile). A peer's comm thread waits for its gets' replies before
   // it closes, so every get is answered before its sender counts.
+  // Our probes' answers first (each peer answers while it runs or settles), so that none is sent
+  // after its sender's count.
+  while (probesOut_ > 0) progress();
   std::vector<std::uint64_t> expected(static_cast<std::size_t>(size_), 0);
   MPI_Request all = MPI_REQUEST_NULL;
   MPI_Ialltoall(sent_.data(), 1, MPI_UINT64_T, expected.data(), 1, MPI_UINT64_T, comm_, &all);

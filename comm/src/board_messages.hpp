@@ -16,6 +16,7 @@
 #include <atomic>
 #include <cstdint>
 #include <list>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -43,6 +44,11 @@ class BoardMessages {
     std::uint64_t* out;
   };
   void getAll(std::span<const Read> reads);
+  // A timed read that does not wait: sends a get of n cells to target, stamped, unless one to it is
+  // still unanswered, and returns the round trip of the last one answered since, if any (µs). A
+  // waiting read spun in progress() until the peer's comm thread woke (up to its 1 ms sleep), each
+  // probe costing its own comm thread that much CPU.
+  std::optional<double> probe(int target, int cell, int n);
   // Applies what arrived, answers gets, completes sends. True when something arrived.
   bool progress();
   // Collective over the communicator: every message any rank sent before it has been applied.
@@ -71,6 +77,12 @@ class BoardMessages {
   std::uint64_t firstAwaited_ = 0;              // the getAll() in progress: ids first.. first + n - 1
   std::span<const Read> awaited_;
   std::size_t answered_ = 0;
+  // probe(): per peer, when the unanswered probe left (0: none out) and the last round trip (µs)
+  // not yet returned; ids with kProbeId set answer probes.
+  static constexpr std::uint64_t kProbeId = std::uint64_t{1} << 63;
+  std::vector<std::uint64_t> probeSentNs_;
+  std::vector<std::optional<double>> probeUs_;
+  int probesOut_ = 0;
 };
 
 }  // namespace jackdaw::comm::detail

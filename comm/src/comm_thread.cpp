@@ -127,7 +127,7 @@ void CommThread::run() {
       t.board_.publish(r);
       if (t.opts_.events) t.opts_.events->published(now, r.queued, r.pooled);
     }
-    double timedRead(int peer) { return t.board_.timedRead(peer); }
+    std::optional<double> timedRead(int peer) { return t.board_.timedRead(peer); }
     bool endTurn(std::uint64_t now) {
       if (t.wave_->step(now, t.work_, t.workMsgsSent_, t.workMsgsRecv_)) t.terminated_.store(true, std::memory_order_release);
       t.testSends();

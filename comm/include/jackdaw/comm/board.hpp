@@ -120,7 +120,10 @@ class LoadBoard {
   // True when heartbeat(r) is current for every watched rank (no fetchHeartbeat needed): the push
   // board, and every board on messages (beats are pushed to the watchers there).
   bool heartbeatsArrive() const noexcept { return pushes() || msgs_ != nullptr; }
-  double timedRead(int peer);         // µs for one MPI_Get of peer's own record + flush
+  // µs for one MPI_Get of peer's own record + flush. On messages the read does not wait (its
+  // answer comes at the peer's next comm turn, a sleep away): it sends one and returns the round
+  // trip of the previous one to that peer, if it was answered.
+  std::optional<double> timedRead(int peer);
   // Records of `peers` read at their owners with one-sided gets (seqlock in three flushed
   // phases); out[i] is nullopt if peers[i] was being rewritten on every try. latest() sees them.
   void fetch(std::span<const int> peers, std::span<std::optional<RankRecord>> out);

@@ -11,7 +11,8 @@
 //     bool finished();                                 // the search is over: held requests are refused
 //     bool boardPushes();                              // a publish goes to every rank (--board all)
 //     void publish(std::uint64_t now, const RankRecord& r);
-//     double timedRead(int peer);                      // one read of peer's record: the round trip in µs
+//     std::optional<double> timedRead(int peer);       // one read of peer's record: the round trip in µs
+//                                                      //   (none yet where the read does not wait for it)
 //     bool endTurn(std::uint64_t now);                 // its own work after the turn; true: the loop ends
 //     bool sendsPending();                             // its sends still in progress
 //   };
@@ -37,7 +38,7 @@ concept TurnTransport = requires(T& t, std::uint64_t now, const RankRecord& r, i
   { t.finished() } -> std::same_as<bool>;
   { t.boardPushes() } -> std::same_as<bool>;
   t.publish(now, r);
-  { t.timedRead(peer) } -> std::convertible_to<double>;
+  { t.timedRead(peer) } -> std::convertible_to<std::optional<double>>;
   { t.endTurn(now) } -> std::same_as<bool>;
   { t.sendsPending() } -> std::same_as<bool>;
 };
@@ -83,7 +84,8 @@ TurnEnd commTurn(StealProtocol& protocol, T& transport, LocalWork& work, std::ui
   active |= transport.exchangeBounds();
   active |= protocol.onTurn(now, work.needsWork());
   publishIfDue(protocol, transport, work, now);
-  if (auto peer = protocol.probeDue(now)) protocol.delaySample(*peer, transport.timedRead(*peer));
+  if (auto peer = protocol.probeDue(now))
+    if (const std::optional<double> us = transport.timedRead(*peer)) protocol.delaySample(*peer, *us);
   protocol.refreshIfDue(now);
   if (transport.endTurn(now)) return {true, std::nullopt};
   return {false, protocol.afterTurn(active, work.idleWorkers(), transport.sendsPending())};
