@@ -283,6 +283,7 @@ NUMERIC = {
     "--loopback-latency-us": [], "--yield-slice-us": [], "--wake-cpu-us": [], "--wake-late-us": [],
     "--slowdown": ["--slow-hosts", "1"], "--comm-cost-us": [], "--seed-hold-ms": ["--seed-tree", "2"],
     "--steal-retry-max-us": [], "--steal-hold-us": [], "--memory-limit": [], "--slow-ranks": [], "--task-jitter": [],
+    "--task-cpu-scale": [],
     "--split-check-nodes": ["--split", "hunger"], "--split-cost-ns": ["--split", "hunger"],
 }
 # Policy constants: the policy that reads them, by prefix.
