@@ -3,8 +3,8 @@
 // the rate in Gb/s; then "cpu" and the CPU one 64-byte message costs its sender and its receiver
 // together, in µs, as a comm thread meets it: rank 0 sends one every 200 µs between sleeps, rank
 // 1 wakes every 1 ms and takes what arrived; each rank's process CPU less that of the same loop
-// without messages (the median of three such pairs). Over TCP between emulated hosts that includes the kernel's network path, on
-// the same cores as the workers (jackdaw-sim's --comm-cost-us).
+// without messages (the median of three such pairs). Over TCP between emulated hosts that includes
+// the kernel's network path, on the same cores as the workers (jackdaw-sim's --comm-cost-us).
 #include <mpi.h>
 
 #include <algorithm>
@@ -36,7 +36,6 @@ int main(int argc, char** argv) {
     std::vector<char> buf(static_cast<std::size_t>(bytes));
     const int reps = bytes >= (1 << 20) ? 5 : 200;
     std::vector<double> batches;
-    const double cpu0 = cpuSeconds();
     for (int b = 0; b < 9; ++b) {
       MPI_Barrier(MPI_COMM_WORLD);
       const auto t0 = std::chrono::steady_clock::now();
@@ -52,10 +51,9 @@ int main(int argc, char** argv) {
       batches.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() /
                         (2.0 * reps));
     }
-    const double cpuPerMessage = (cpuSeconds() - cpu0) * 1e6 / (9.0 * reps);
     std::sort(batches.begin(), batches.end());
     const double oneWay = batches[batches.size() / 2];
-    if (rank == 0) std::printf("%d %.2f %.4f %.2f\n", bytes, oneWay, bytes * 8.0 / (oneWay * 1e3), cpuPerMessage);
+    if (rank == 0) std::printf("%d %.2f %.4f\n", bytes, oneWay, bytes * 8.0 / (oneWay * 1e3));
   }
   // The CPU of a message, as a sleeping comm thread meets it: the loop with and without messages.
   const auto paced = [&](bool send) {

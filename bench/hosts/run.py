@@ -71,7 +71,6 @@ class Hosts:
                 env[k] = v.strip('"')
         self.hosts = env["HOSTS"].split(",")
         self.args = shlex.split(env["MPIRUN_HOSTS_ARGS"])
-        self.message_cpu = {}  # pingpong's CPU per message, per path
 
     def mpirun(self, nhosts, extra, cmd, env=None, timeout=600):
         hosts = f"{self.hosts[0]}:2" if nhosts == 1 else ",".join(self.hosts[:2])
@@ -94,15 +93,14 @@ class Hosts:
 
 
 def pingpong(hosts, build):
-    out = {}
+    """Per path: the rows (bytes, one-way µs, Gb/s), and the CPU per message (pingpong's cpu line)."""
+    out, cpu = {}, {}
     for name, nhosts, extra in (("one host (shared memory)", 1, []), ("two hosts (TCP)", 2, [])):
         r, _ = hosts.mpirun(nhosts, extra, [os.path.join(build, "bench", "hosts", "pingpong")])
         lines = [line.split() for line in r.stdout.splitlines() if line.strip()]
         out[name] = [tuple(float(x) for x in ws) for ws in lines if ws[0] != "cpu"]
-        cpu = [float(ws[1]) for ws in lines if ws[0] == "cpu"]
-        if cpu:
-            hosts.message_cpu[name] = cpu[0]
-    return out
+        cpu.update({name: float(ws[1]) for ws in lines if ws[0] == "cpu"})
+    return out, cpu
 
 
 def comm_bench(hosts, build):
@@ -163,9 +161,8 @@ RECORD_TEXT = "; ".join(f"{k}: {' '.join(v[0])}" for k, v in RECORD.items())
 
 def median_seconds(cmd, reps):
     """The app's reported search time (--stats seconds), median of reps one-worker runs."""
-    out = []
+    out, stats = [], cmd[-1]
     for _ in range(reps):
-        stats = cmd[-1]
         r = sh(cmd, timeout=1800)
         if r.returncode == 0:
             out.append(json.load(open(stats))["seconds"])
@@ -229,8 +226,9 @@ def simulate(build, sim, reps, work, net, msg_cpu, turn):
             flags += ["--task-cpu-scale", f"{real1 / info['cpu_seconds']:.4f}"]
         layouts = {"1 host x 2 ranks": flags + wake_cpu("one host"),
                    "2 hosts, Open MPI defaults (board on messages)":
-                       flags + wake_cpu("two hosts, defaults (messages)") + ["--hosts", "2", "--cores", "1", "--latency-us", f"{lat_us / 2:.3f}", "--gbps", f"{gbps:.4f}",
-                                "--board-transport", "messages", "--comm-cost-us", f"{tcp_cost:.2f}"]}
+                       flags + wake_cpu("two hosts, defaults (messages)") +
+                       ["--hosts", "2", "--cores", "1", "--latency-us", f"{lat_us / 2:.3f}", "--gbps", f"{gbps:.4f}",
+                        "--board-transport", "messages", "--comm-cost-us", f"{tcp_cost:.2f}"]}
         for lname, lflags in layouts.items():
             secs = []
             for seed in range(1, reps + 1):
@@ -281,8 +279,7 @@ def main():
               "cpu": sh(["sh", "-c", "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"]).stdout.strip(),
               "cores": os.cpu_count(), "load_before": open("/proc/loadavg").read().split()[:3]}
     try:
-        result["pingpong"] = pingpong(hosts, build)
-        result["message_cpu"] = hosts.message_cpu
+        result["pingpong"], result["message_cpu"] = pingpong(hosts, build)
         if not a.skip_comm:
             result["comm_bench"] = comm_bench(hosts, build)
         result["runs"] = searches(hosts, build, a.reps, work)

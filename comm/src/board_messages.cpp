@@ -77,7 +77,7 @@ std::optional<double> BoardMessages::probe(int target, int cell, int n) {
   }
   const auto t = static_cast<std::size_t>(target);
   std::optional<double> last = std::exchange(probeUs_[t], std::nullopt);
-  if (target != rank_ && probeSentNs_[t] == 0) {
+  if (probeSentNs_[t] == 0) {
     probeSentNs_[t] = std::max<std::uint64_t>(1, steadyNs());
     ++probesOut_;
     send(target, {static_cast<std::uint64_t>(Op::Get), static_cast<std::uint64_t>(cell), static_cast<std::uint64_t>(n),
@@ -152,7 +152,8 @@ void BoardMessages::apply(int from, std::span<const std::uint64_t> m) {
       if (m[1] & kProbeId) {  // a probe's answer: its round trip, kept for the next probe()
         const auto p = static_cast<std::size_t>(from);
         if (probeSentNs_[p] != 0) {
-          probeUs_[p] = 1e-3 * static_cast<double>(steadyNs() - std::min(steadyNs(), probeSentNs_[p]));
+          const std::uint64_t now = steadyNs();
+          probeUs_[p] = 1e-3 * static_cast<double>(now - std::min(now, probeSentNs_[p]));
           probeSentNs_[p] = 0;
           --probesOut_;
         }

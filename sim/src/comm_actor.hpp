@@ -141,10 +141,10 @@ class CommActor final : public comm::StealPort {
     ++publishes_;
     job_.board->publish(r_.id, rec);
     ++r_.stats.boardPublishes;
-    if (job_.cfg.boardMessages && job_.pushes())
-      for (auto& q : job_.ranks)
-        if (q.get() != &r_) ++q->boardRecordsIn;
     if (job_.pushes()) {
+      if (job_.cfg.boardMessages)
+        for (auto& q : job_.ranks)
+          if (q.get() != &r_) ++q->boardRecordsIn;
       const std::uint64_t peers = job_.ranks.size() - 1;
       r_.boardMessages += 4 * peers;
       r_.boardBytes += static_cast<std::uint64_t>(peers * (kRecordBytes + 2 * 8));

@@ -61,13 +61,17 @@ def run(sim, args, out=None):
     return p, (json.load(open(out)) if out and p.returncode == 0 else None)
 
 
-def header(sim, trace):
+def info_text(sim, trace):
+    """What jackdaw-sim --info prints: the header's JSON, then the totals."""
     p = subprocess.run([sim, trace, "--info"], capture_output=True, text=True, timeout=60)
     if p.returncode != 0:
         sys.exit(f"--info failed: {p.stderr}")
-    text = p.stdout
-    h = json.loads(text[:text.rindex("}") + 1])
-    return h
+    return p.stdout
+
+
+def header(sim, trace):
+    text = info_text(sim, trace)
+    return json.loads(text[:text.rindex("}") + 1])
 
 
 def levels_of(trace):
@@ -356,7 +360,7 @@ def campaign(sim, trace):
 def hunger(sim, trace):
     h = header(sim, trace)
     want_nodes, want_tasks = int(h["nodes"]), int(h["tasks"])
-    info = subprocess.run([sim, trace, "--info"], capture_output=True, text=True, timeout=60).stdout
+    info = info_text(sim, trace)
     cpu = float(info.split("cpu seconds: ")[1].split()[0])
     critical = float(info.split("critical path seconds: ")[1].split()[0])
     bad = 0
@@ -413,8 +417,7 @@ def transport(sim, trace):
     the makespan is the trace's CPU times the scale)."""
     h = header(sim, trace)
     want_nodes, want_tasks = int(h["nodes"]), int(h["tasks"])
-    info = subprocess.run([sim, trace, "--info"], capture_output=True, text=True, timeout=60).stdout
-    cpu = float(info.split("cpu seconds: ")[1].split()[0])
+    cpu = float(info_text(sim, trace).split("cpu seconds: ")[1].split()[0])
     bad = 0
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "r.json")

@@ -199,14 +199,15 @@ inline constexpr int kNearRootBound = 3;
 //  1. initialClique, stopped as soon as a root proves its clique optimal (c-fat500-10: the greedy
 //     start already has omega = 126, and the 25,000 tabu moves after it were wasted);
 //  2. with k the smallest size that a root would prove optimal (searched up to 16 above the
-//     clique, and only if a root proves the clique's size + 16): if k is at most kNearRootBound (3) above the clique, a second initialClique run aimed at k (tenure
-//     1, 50 moves per vertex, at least 20,000, stopped when it gets there; gen400_p0.9_55: 52 ->
-//     55 after 10,836 moves); if k is further above, a probe (probeClique) for a clique of k
-//     vertices in the order of that root (the degeneracy order if both), given up after 10 nodes
-//     per vertex (at least 2000). On Sanchis's san graphs the root bound is omega while the tabu
-//     search stops far below (san400_0.7_2: 18 of 30, san400_0.7_3: 17 of 22); the probe finds
-//     omega in 373 and 3,499 nodes. Elsewhere (the root's bound far above the clique: random
-//     graphs) the probe's colouring bounds end it within a few dozen nodes.
+//     clique, and only if a root proves the clique's size + 16): if k is at most kNearRootBound
+//     (3) above the clique, a second initialClique run aimed at k (tenure 1, 50 moves per vertex,
+//     at least 20,000, stopped when it gets there; gen400_p0.9_55: 52 -> 55 after 10,836 moves);
+//     if k is further above, a probe (probeClique) for a clique of k vertices in the order of that
+//     root (the degeneracy order if both), given up after 10 nodes per vertex (at least 2000).
+//     On Sanchis's san graphs the root bound is omega while the tabu search stops far below
+//     (san400_0.7_2: 18 of 30, san400_0.7_3: 17 of 22); the probe finds omega in 373 and 3,499
+//     nodes. Elsewhere (the root's bound far above the clique: random graphs) the probe's
+//     colouring bounds end it within a few dozen nodes.
 // A clique the probe finds has k vertices and a root proves nothing larger: optimal.
 template <std::size_t Words>
 std::vector<int> startingClique(const typename MaxClique<Words>::Space& s,
