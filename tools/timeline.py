@@ -11,10 +11,17 @@
   timeline.py idle TIMELINE [--edge-ms W]
       Per worker: where its idle time lies, in the search's first W ms (ramp-up), its last W ms
       (the tail) or between; says whether a lost speedup is start, end or steady state.
+  timeline.py steals TIMELINE
+      Per thief rank: the idle gaps of its workers that a granted steal ended, and where each gap
+      went: the worker idle until its comm thread sent the request, the request until the victim
+      sent its answer, the answer until the thief took it in, the reply until the worker began
+      the stolen work. Says whether steals cost their network, the victim, or the wake-ups. The
+      two middle parts compare two ranks' clocks (their error: otherData's clock_error_us).
 
-Needs matplotlib (Debian: python3-matplotlib); summary needs nothing beyond Python.
+Needs matplotlib (Debian: python3-matplotlib) for plot; the others need nothing beyond Python.
 """
 import argparse
+import bisect
 import collections
 import json
 import sys
@@ -49,6 +56,8 @@ class Run:
         self.searches = collections.defaultdict(list)  # pid -> [(start, end)]
         self.steals = collections.defaultdict(list)    # thief pid -> [(end, granted, victim)]
         self.given = collections.Counter()             # victim pid -> tasks given
+        self.granted = collections.defaultdict(list)   # thief pid -> [(start, end, victim, id)] granted steals
+        self.answered = {}                              # (thief pid, id) -> the victim's answer sent (ts)
         self.better = collections.defaultdict(list)    # pid -> [ts]
         for e in ev:
             ph, name, pid = e.get("ph"), e.get("name"), e.get("pid")
@@ -58,8 +67,11 @@ class Run:
                 self.searches[pid].append((e["ts"], e["ts"] + e["dur"]))
             elif ph == "X" and name.startswith("steal ("):
                 self.steals[pid].append((e["ts"] + e["dur"], e["args"]["tasks"] > 0, e["args"]["victim"]))
+                if e["args"]["tasks"] > 0:
+                    self.granted[pid].append((e["ts"], e["ts"] + e["dur"], e["args"]["victim"], e["args"].get("id")))
             elif ph == "X" and name.startswith("answer (") and e["args"]["tasks"] > 0:
                 self.given[pid] += e["args"]["tasks"]
+                self.answered[(e["args"].get("thief"), e["args"].get("id"))] = e["ts"] + e["dur"]
             elif ph == "i" and name == "better solution":
                 self.better[pid].append(e["ts"])
         ends = [b for s in self.searches.values() for _, b in s]
@@ -198,6 +210,52 @@ def idle(args):
                   f"{first / 1e3:.2f} | {last / 1e3:.2f} | {(total - first - last) / 1e3:.2f} |")
 
 
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return (xs[n // 2] + xs[(n - 1) // 2]) / 2 if n else 0.0
+
+
+def steals(args):
+    run = Run(load(args.timeline))
+    print("Each part: median µs (total ms).\n")
+    print("| thief rank | gaps a steal ended | their idle (ms) | of the rank's idle | idle → request sent |"
+          " request → answer sent | answer → reply taken | reply → work begins |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for pid in run.ranks:
+        gaps = []  # (start, end, worker): idle between two tasks, or before the first, inside a search
+        for tid in run.workers[pid]:
+            busy = sorted(run.busy[(pid, tid)])
+            for lo, hi in run.searches[pid]:
+                gaps += [(a, b, tid) for a, b in idle_spans(busy, lo, hi)]
+        idle_total = sum(b - a for a, b, _ in gaps)
+        grants = sorted(run.granted[pid])
+        starts = [g[0] for g in grants]
+        used = set()
+        parts = [[], [], [], []]
+        ended = 0.0
+        for a, b, tid in sorted(gaps):
+            # The first granted steal sent in the gap and answered before it ended; its work began
+            # when the gap did (a gap that a task started while the steal was out is not its).
+            for i in range(bisect.bisect_left(starts, a), len(grants)):
+                s0, s1, _, sid = grants[i]
+                if s0 >= b:
+                    break
+                if i in used or s1 > b:
+                    continue
+                used.add(i)
+                ans = run.answered.get((pid, sid))
+                ans = min(max(ans, s0), s1) if ans is not None else s1
+                for k, x in enumerate((s0 - a, ans - s0, s1 - ans, b - s1)):
+                    parts[k].append(x)
+                ended += b - a
+                break
+        n = len(parts[0])
+        share = f"{100 * ended / idle_total:.1f}%" if idle_total else "-"
+        cells = " | ".join(f"{median(p):.1f} ({sum(p) / 1e3:.2f})" for p in parts) if n else "- | - | - | -"
+        print(f"| {pid} | {n} | {ended / 1e3:.2f} | {share} | {cells} |")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="command", required=True)
@@ -211,6 +269,8 @@ def main():
     pi = sub.add_parser("idle", help="where each worker's idle time lies: start, end or between")
     pi.add_argument("timeline")
     pi.add_argument("--edge-ms", type=float, default=20.0, help="length of the start and end windows (ms)")
+    pt = sub.add_parser("steals", help="where the idle gaps that granted steals ended went, per thief rank")
+    pt.add_argument("timeline")
     args = p.parse_args()
     if args.command == "plot":
         if args.bins < 1:
@@ -220,6 +280,8 @@ def main():
         if args.edge_ms <= 0:
             sys.exit("--edge-ms must be positive")
         idle(args)
+    elif args.command == "steals":
+        steals(args)
     else:
         summary(args)
 

@@ -6,7 +6,9 @@ Two ranks; rank 0 has 2 workers, rank 1 one; each search lasts 1000 us. Rank 0's
 rank 0 (one granted with 3 tasks, one refused). summary must print exactly these numbers, and plot
 must write a PNG. idle with 100 us windows: rank 0's worker 0 idles 600-1000 (0 in the first
 window, 100 in the last, 300 between), worker 1 0-200, 500-600 and 700-1000 (100, 100, 400), rank 1's
-worker 0-100 and 350-1000 (100, 100, 550).
+worker 0-100 and 350-1000 (100, 100, 550). steals: rank 1's first gap (0-100) ended with the granted
+steal, sent at 50 µs, answered by rank 0 at 65, taken in at 90, its work begun at 100: 50, 15, 25 and 10 µs,
+one gap of rank 1's 750 µs of idle (13.3 %); the refused steal ends no gap, and rank 0 stole nothing.
 """
 import json
 import os
@@ -58,6 +60,14 @@ def main():
                 "| 1 | 0 | 0.75 | 75.0% | 0.10 | 0.10 | 0.55 |"]
         if rows != want:
             failures.append(f"idle rows {rows}, expected {want}")
+        out = subprocess.run([sys.executable, TOOL, "steals", path], stdout=subprocess.PIPE, text=True,
+                             check=True).stdout
+        rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]]
+                for line in out.splitlines() if line.startswith("| 0 |") or line.startswith("| 1 |")}
+        medians = [c.split()[0] for c in rows.get("1", [])[3:]]
+        if rows.get("0") != ["0", "0.00", "0.0%", "-", "-", "-", "-"] or rows.get("1", [])[:3] != ["1", "0.10", "13.3%"] \
+                or medians != ["50.0", "15.0", "25.0", "10.0"]:
+            failures.append(f"steals rows {rows}, expected rank 0 none and rank 1 one gap of 50, 15, 25 and 10 µs")
         png = os.path.join(d, "t.png")
         subprocess.run([sys.executable, TOOL, "plot", path, "-o", png], stdout=subprocess.PIPE, check=True)
         with open(png, "rb") as f:
