@@ -235,8 +235,8 @@ def steals(args):
         parts = [[], [], [], []]
         ended = 0.0
         for a, b, tid in sorted(gaps):
-            # The first granted steal sent in the gap and answered before it ended; its work began
-            # when the gap did (a gap that a task started while the steal was out is not its).
+            # The first granted steal sent in the gap whose reply came before the gap ended (the
+            # worker's next task began): that steal ended it. One steal ends at most one gap.
             for i in range(bisect.bisect_left(starts, a), len(grants)):
                 s0, s1, _, sid = grants[i]
                 if s0 >= b:
