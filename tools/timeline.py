@@ -24,6 +24,7 @@ import argparse
 import bisect
 import collections
 import json
+import statistics
 import sys
 
 
@@ -56,7 +57,7 @@ class Run:
         self.searches = collections.defaultdict(list)  # pid -> [(start, end)]
         self.steals = collections.defaultdict(list)    # thief pid -> [(end, granted, victim)]
         self.given = collections.Counter()             # victim pid -> tasks given
-        self.granted = collections.defaultdict(list)   # thief pid -> [(start, end, victim, id)] granted steals
+        self.granted = collections.defaultdict(list)   # thief pid -> [(start, end, id)] granted steals
         self.answered = {}                              # (thief pid, id) -> the victim's answer sent (ts)
         self.better = collections.defaultdict(list)    # pid -> [ts]
         for e in ev:
@@ -68,7 +69,7 @@ class Run:
             elif ph == "X" and name.startswith("steal ("):
                 self.steals[pid].append((e["ts"] + e["dur"], e["args"]["tasks"] > 0, e["args"]["victim"]))
                 if e["args"]["tasks"] > 0:
-                    self.granted[pid].append((e["ts"], e["ts"] + e["dur"], e["args"]["victim"], e["args"].get("id")))
+                    self.granted[pid].append((e["ts"], e["ts"] + e["dur"], e["args"].get("id")))
             elif ph == "X" and name.startswith("answer (") and e["args"]["tasks"] > 0:
                 self.given[pid] += e["args"]["tasks"]
                 self.answered[(e["args"].get("thief"), e["args"].get("id"))] = e["ts"] + e["dur"]
@@ -210,12 +211,6 @@ def idle(args):
                   f"{first / 1e3:.2f} | {last / 1e3:.2f} | {(total - first - last) / 1e3:.2f} |")
 
 
-def median(xs):
-    xs = sorted(xs)
-    n = len(xs)
-    return (xs[n // 2] + xs[(n - 1) // 2]) / 2 if n else 0.0
-
-
 def steals(args):
     run = Run(load(args.timeline))
     print("Each part: median µs (total ms).\n")
@@ -223,22 +218,22 @@ def steals(args):
           " request → answer sent | answer → reply taken | reply → work begins |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|")
     for pid in run.ranks:
-        gaps = []  # (start, end, worker): idle between two tasks, or before the first, inside a search
+        gaps = []  # (start, end): a worker's idle between two tasks, or before the first, inside a search
         for tid in run.workers[pid]:
             busy = sorted(run.busy[(pid, tid)])
             for lo, hi in run.searches[pid]:
-                gaps += [(a, b, tid) for a, b in idle_spans(busy, lo, hi)]
-        idle_total = sum(b - a for a, b, _ in gaps)
+                gaps += idle_spans(busy, lo, hi)
+        idle_total = sum(b - a for a, b in gaps)
         grants = sorted(run.granted[pid])
         starts = [g[0] for g in grants]
         used = set()
         parts = [[], [], [], []]
         ended = 0.0
-        for a, b, tid in sorted(gaps):
+        for a, b in sorted(gaps):
             # The first granted steal sent in the gap whose reply came before the gap ended (the
             # worker's next task began): that steal ended it. One steal ends at most one gap.
             for i in range(bisect.bisect_left(starts, a), len(grants)):
-                s0, s1, _, sid = grants[i]
+                s0, s1, sid = grants[i]
                 if s0 >= b:
                     break
                 if i in used or s1 > b:
@@ -252,7 +247,7 @@ def steals(args):
                 break
         n = len(parts[0])
         share = f"{100 * ended / idle_total:.1f}%" if idle_total else "-"
-        cells = " | ".join(f"{median(p):.1f} ({sum(p) / 1e3:.2f})" for p in parts) if n else "- | - | - | -"
+        cells = " | ".join(f"{statistics.median(p):.1f} ({sum(p) / 1e3:.2f})" for p in parts) if n else "- | - | - | -"
         print(f"| {pid} | {n} | {ended / 1e3:.2f} | {share} | {cells} |")
 
 
