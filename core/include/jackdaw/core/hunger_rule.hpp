@@ -15,10 +15,10 @@ inline constexpr unsigned kHungerEvery = 8;
 // worker of this rank, and for a remote thief, whose steal costs a round trip (tens of µs on one
 // node, hundreds across TCP hosts) and should carry enough to pay for it. On binomial trees (UTS
 // T3) a subtree's size is heavy-tailed, so the work a split carries grows faster than the number
-// of siblings in it: on T3L at 2 ranks x 1 worker, 16 siblings cost 6,000-8,500 steal requests per
-// run, 128 cost 1,400-1,800 and 512 about 150-600; with 512 the run took 3 % less time on one host
-// and 10 % less across two TCP hosts than with 128, NS and MaxClique unchanged
-// (bench/results/fine_grain.md). A larger local chunk gained nothing (a local steal is cheap).
+// of siblings in it: on T3L at 2 ranks x 1 worker on one host, 16 siblings cost 6,000-8,500 steal
+// requests per run (both ranks), 128 cost 1,700-1,900 and 512 550-640; with 512 the run took 3 %
+// less time on one host and 10 % less across two TCP hosts than with 128, NS and MaxClique
+// unchanged (bench/results/fine_grain.md). A larger local chunk gained nothing (a local steal is cheap).
 inline constexpr std::size_t kLocalChunk = 8;
 inline constexpr std::size_t kRemoteChunk = 512;
 
