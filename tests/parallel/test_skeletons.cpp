@@ -87,7 +87,10 @@ TEST_P(SkeletonVsSeq, BinaryTreeCountByDepthInBulk) {
 
 TEST_P(SkeletonVsSeq, TwoLevelBulkCountingKeepsCountsAndTasks) {
   // Counting the last two levels in bulk (QueensTwoLevels) against the last one (Queens): the same
-  // counts and nodes on every skeleton, and the same tasks where the skeleton's rule fixes them.
+  // counts, nodes and backtracks on every skeleton, and the same tasks where the skeleton's rule
+  // fixes them by depth (depth_bounded, ordered). Budget's rule looks at its count every few
+  // visits (budget::detail::budgetEvery), and bulk counting visits fewer nodes, so it may split
+  // elsewhere; each of its runs is still the same task tree on 1 and 2 workers (check_trace_app.py --exact).
   using E = Enumeration<CountByDepth<toy::RowOf>>;
   SearchParams<int> p = small(SearchParams<int>{});
   p.maxDepth = 7;
@@ -105,8 +108,10 @@ TEST_P(SkeletonVsSeq, TwoLevelBulkCountingKeepsCountsAndTasks) {
     };
     const std::string& skel = GetParam().skeleton;
     if (skel.ends_with("_exact") || skel.starts_with("ordered")) {
-      ASSERT_EQ(tasks(twoReports), tasks(oneReports)) << skel;
       ASSERT_EQ(two.stats.backtracks, one.stats.backtracks) << skel;
+    }
+    if ((skel.ends_with("_exact") && !skel.starts_with("budget")) || skel.starts_with("ordered")) {
+      ASSERT_EQ(tasks(twoReports), tasks(oneReports)) << skel;
     }
   }
 }

@@ -5,7 +5,9 @@
 //   void spawn(Node&& child, int depth)       receive such a child (already bound-tested)
 //   void afterNode(DepthFirst&)               after each visited node (stack stealing answers here)
 //   void afterBacktrack(DepthFirst&)          after each backtrack (budget counts these)
-// and may split work off the stack with split().shallowest().
+// and may split work off the stack with split().shallowest(). Out of the loop, a pulse (the rules'
+// setPulse) may split the running task too: a DfsSplit over the frames open at a visit
+// (framesAtVisit), which is how the parallel skeletons' split rules keep their code out of the loop.
 //
 // On a stop the engine leaves its subtree at once. Normally the unexplored rest is dropped (and
 // rules.truncated says so); with rules.unexplored set it is kept instead: the root if it was not
@@ -54,6 +56,62 @@ struct DfsFrame {
 template <SearchModel M, SearchKind K>
 using DfsStack = StableStack<DfsFrame<M, K>>;
 
+// What the engine and a split do to a frame (through DfsSteps: the generator contract, checked
+// builds only).
+template <SearchModel M, SearchKind K>
+struct DfsFrameOps {
+  using Frame = DfsFrame<M, K>;
+  using Steps = DfsSteps<M, K>;
+  static constexpr std::size_t kCut = static_cast<std::size_t>(-1);
+  // A frame that has been expanded here and has children left (DfsSteps::more); taking one.
+  static bool open(const Frame& f) { return f.gen && Steps::more(*f.gen, f.remaining); }
+  static void take(Frame& f) { Steps::take(*f.gen, f.declared, f.remaining); }
+  static void checkEnd(const Frame& f) {
+    if constexpr (kCheckModels)
+      if (f.gen && f.declared != kCut) Steps::Check::atEnd(*f.gen, f.declared);
+  }
+  static void cutLevel(Frame& f) {  // a failed bound prunes the rest of the level (pruneLevel)
+    f.remaining = 0;
+    if constexpr (kCheckModels) f.declared = kCut;
+  }
+};
+
+// Hands away up to `maxTasks` unexplored children of the shallowest frame that has any
+// (bound-tested first), or with acrossLevels of the shallowest frames, level after level until
+// maxTasks; returns how many went to sink(Node&&, int depth). A value (the rules and a view of the
+// frames), so that the engine's own address never escapes its hot loop: a hook passes
+// DepthFirst::split() to an out-of-line split, and a pulse builds one over the frames open at a
+// visit (DepthFirst::framesAtVisit) without the engine at all.
+template <SearchModel M, SearchKind K>
+class DfsSplit {
+ public:
+  using Node = typename SearchTypes<M, K>::Node;
+  DfsSplit(NodeRules<M, K>& rules, typename DfsStack<M, K>::View frames) : rules_(&rules), frames_(frames) {}
+  template <class Sink>
+  std::size_t shallowest(std::size_t maxTasks, Sink&& sink, bool acrossLevels = false) const {
+    using Ops = DfsFrameOps<M, K>;
+    std::size_t given = 0;
+    for (std::size_t i = 0; i < frames_.size() && given < maxTasks && (given == 0 || acrossLevels); ++i) {
+      DfsFrame<M, K>& f = frames_[i];
+      while (Ops::open(f) && given < maxTasks) {
+        Ops::take(f);
+        Node c = f.gen->next();
+        if (rules_->pruned(c)) {
+          if constexpr (ModelTraits<M>::pruneLevel) Ops::cutLevel(f);
+          continue;
+        }
+        sink(std::move(c), f.depth + 1);
+        ++given;
+      }
+    }
+    return given;
+  }
+
+ private:
+  NodeRules<M, K>* rules_;
+  typename DfsStack<M, K>::View frames_;
+};
+
 template <SearchModel M, SearchKind K, class Hooks = NoHooks>
 class DepthFirst {
  public:
@@ -98,38 +156,18 @@ class DepthFirst {
     loop();
   }
 
-  // Hands away up to `maxTasks` unexplored children of the shallowest frame that has any
-  // (bound-tested first), or with acrossLevels of the shallowest frames, level after level until
-  // maxTasks; returns how many went to sink(Node&&, int depth). A value (the rules and a view of the
-  // frames), so that a hook passes it to an out-of-line split without the engine's own address
-  // escaping: the engine's fields then stay in registers along the hot loop.
-  class Split {
-   public:
-    Split(NodeRules<M, K>& rules, typename DfsStack<M, K>::View frames) : rules_(&rules), frames_(frames) {}
-    template <class Sink>
-    std::size_t shallowest(std::size_t maxTasks, Sink&& sink, bool acrossLevels = false) const {
-      std::size_t given = 0;
-      for (std::size_t i = 0; i < frames_.size() && given < maxTasks && (given == 0 || acrossLevels); ++i) {
-        DfsFrame<M, K>& f = frames_[i];
-        while (open(f) && given < maxTasks) {
-          take(f);
-          Node c = f.gen->next();
-          if (rules_->pruned(c)) {
-            if constexpr (pruneLevel) cutLevel(f);
-            continue;
-          }
-          sink(std::move(c), f.depth + 1);
-          ++given;
-        }
-      }
-      return given;
-    }
-
-   private:
-    NodeRules<M, K>* rules_;
-    typename DfsStack<M, K>::View frames_;
-  };
+  using Split = DfsSplit<M, K>;
   Split split() { return Split(rules_, stack_.view()); }
+
+  // The frames on the stack while a task run(root, rootDepth) visits a node at `depth` (a pulse's
+  // view of the running task, storage.first(n) of the storage this engine was given): the
+  // frame i holds the open node at depth rootDepth + i. At the root's own visit there are none;
+  // below it, the visited node's parent and those above it, and the visited node itself when
+  // children are built in place (it has no generator yet, so a split passes over it).
+  static constexpr std::size_t framesAtVisit(int rootDepth, int depth) {
+    if (depth <= rootDepth) return 0;
+    return static_cast<std::size_t>(depth - rootDepth) + (inPlace ? 1 : 0);
+  }
 
  private:
   using Frame = DfsFrame<M, K>;
@@ -188,18 +226,11 @@ class DepthFirst {
 
   // The generator contract, in checked builds (generator_check.hpp); nothing otherwise.
   using Check = typename Steps::Check;
-  static constexpr std::size_t kCut = static_cast<std::size_t>(-1);
-  // A frame that has been expanded here and has children left (DfsSteps::more); taking one.
-  static bool open(const Frame& f) { return f.gen && Steps::more(*f.gen, f.remaining); }
-  static void take(Frame& f) { Steps::take(*f.gen, f.declared, f.remaining); }
-  static void checkEnd(const Frame& f) {
-    if constexpr (kCheckModels)
-      if (f.gen && f.declared != kCut) Check::atEnd(*f.gen, f.declared);
-  }
-  static void cutLevel(Frame& f) {  // a failed bound prunes the rest of the level (pruneLevel)
-    f.remaining = 0;
-    if constexpr (kCheckModels) f.declared = kCut;
-  }
+  using Ops = DfsFrameOps<M, K>;
+  static bool open(const Frame& f) { return Ops::open(f); }
+  static void take(Frame& f) { Ops::take(f); }
+  static void checkEnd(const Frame& f) { Ops::checkEnd(f); }
+  static void cutLevel(Frame& f) { Ops::cutLevel(f); }
 
   static void produce(Frame& parent, Node& out) { Steps::produce(*parent.gen, out); }
 

@@ -56,16 +56,20 @@ class NodeRules {
     return false;
   }
 
-  // Every `every` visits on this worker, call fn(ctx); every == 0 or fn == nullptr: never. Set
-  // while no task runs (a parallel skeleton sets it for SearchObserver::pulse). A plain function
-  // pointer, so a search without a pulse pays one predictable branch per node. Nodes counted in
-  // bulk (countsLeavesInBulk, countsTwoLevelsInBulk) are not visited one by one and do not advance it.
-  void setPulse(unsigned every, void (*fn)(void*), void* ctx) {
+  // The pulse: every `every` visits on this worker, call fn(ctx, depth) (depth: the visited node's);
+  // fn == nullptr or every == 0: never. fn may set the pulse again (another period, from the next
+  // visit on). A parallel skeleton sets it (SearchObserver::pulse, and its split rules:
+  // depth_pool_search.hpp), from the worker itself or while no task runs. A plain function
+  // pointer, so a search without a pulse pays one predictable branch per node, and what a pulse
+  // does stays out of the engine's hot loop. Nodes counted in bulk (countsLeavesInBulk,
+  // countsTwoLevelsInBulk) are not visited one by one and do not advance it.
+  using PulseFn = void (*)(void* ctx, int depth);
+  void setPulse(PulseFn fn, void* ctx, unsigned every) {
     pulseFn_ = every > 0 ? fn : nullptr;
     pulseCtx_ = ctx;
-    pulseEvery_ = every;
-    pulseLeft_ = every;
+    pulseEvery_ = pulseLeft_ = every;
   }
+  unsigned pulseLeft() const { return pulseFn_ ? pulseLeft_ : 0; }  // visits until the next call
 
   bool pulsing() const { return pulseFn_ != nullptr; }
 
@@ -76,7 +80,7 @@ class NodeRules {
     if constexpr (Pulses) {
       if (pulseFn_ && --pulseLeft_ == 0) {
         pulseLeft_ = pulseEvery_;
-        pulseFn_(pulseCtx_);
+        pulseFn_(pulseCtx_, depth);
       }
     }
     stats.addNodes(1);
@@ -140,7 +144,7 @@ class NodeRules {
   StopFlag& stop_;
   IncumbentView<Obj> view_;
   int maxDepth_;  // params.maxDepth, or "no limit" as INT_MAX: one compare per node
-  void (*pulseFn_)(void*) = nullptr;  // see setPulse
+  PulseFn pulseFn_ = nullptr;  // see setPulse
   void* pulseCtx_ = nullptr;
   unsigned pulseEvery_ = 0;
   unsigned pulseLeft_ = 0;  // visits until the next pulse on this worker

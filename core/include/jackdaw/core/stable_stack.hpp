@@ -70,12 +70,19 @@ class StableStack {
     View(Chunks* chunks, std::size_t size) : chunks_(chunks), size_(size) {}
     T& operator[](std::size_t i) const noexcept { return *at(chunks_, i); }
     std::size_t size() const noexcept { return size_; }
+    View first(std::size_t n) const noexcept { return View(chunks_, n); }  // the n bottom elements
 
    private:
     Chunks* chunks_;
     std::size_t size_;
   };
   View view() const noexcept { return View(chunks_, size_); }
+  // The chunk list, made now if the stack has none yet, as an empty view: the storage a stack
+  // that takes these chunks (swapStorage) keeps using, so first(n) views its n bottom elements.
+  View storage() {
+    if (!chunks_) chunks_ = newChunks();
+    return View(chunks_, 0);
+  }
 
  private:
   void* slotAtBoundary() {

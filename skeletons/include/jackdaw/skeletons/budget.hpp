@@ -1,12 +1,14 @@
 // Budget skeleton: depth-first search until `budget` (-b) backtracks are spent, then every
-// unexplored sibling at the shallowest open level becomes a task and the count restarts. Between
-// two such splits, a hungry worker gets the shallowest sibling at once (splitOnHunger).
+// unexplored sibling at the shallowest open level becomes a task and the count restarts (looked at
+// every 64 visits: budgetEvery). Between two such splits, a hungry worker gets the shallowest siblings at
+// once (splitOnHunger).
 //
 //   jackdaw::budget::Options o;  o.runtime.threads = 4;  o.budget = 10000;
 //   auto r = jackdaw::budget::search<MyModel, jackdaw::Enumeration<jackdaw::CountNodes>>(space, root, params, o);
 //   o.grain.automatic = true;   // or: each worker picks its budget so a slice lasts o.grain.targetSeconds
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "jackdaw/skeletons/detail/depth_pool_search.hpp"
@@ -20,51 +22,71 @@ struct Options : ParallelOptions {
 
 namespace detail {
 
-// A fixed budget. Hungry: after each node, the hunger rule (ParallelOptions::splitOnHunger) too.
+using jackdaw::detail::RunningTask;
+
+// How often a task's budget is looked at: every 64 visits (every visit for a budget under 64), at
+// the worker's pulse, out of the engine's loop (depth_pool_search.hpp). A slice ends at the first
+// look after its budget is spent, so it overshoots by under 64 visits' backtracks; where a task
+// splits still depends on the task alone (its count and its visits start with it).
+constexpr unsigned budgetEvery(std::uint64_t budget) {
+  return static_cast<unsigned>(std::clamp<std::uint64_t>(budget, 1, 64));
+}
+// Hungry: the hunger rule (ParallelOptions::splitOnHunger) too, every kHungerEvery visits.
+template <bool Hungry>
+constexpr unsigned pulseEvery(std::uint64_t budget) {
+  return Hungry ? std::min(kHungerEvery, budgetEvery(budget)) : budgetEvery(budget);
+}
+
+// A fixed budget: the task splits once this worker's backtrack count (SearchStats::backtracks,
+// those a model counts in bulk included) has grown by `budget` since the slice began.
 template <SearchModel M, SearchKind K, bool Hungry>
-struct BudgetHooks {
+struct BudgetPulse {
   using S = jackdaw::detail::DepthPoolSearch<M, K>;
   S& s;
   std::uint64_t budget;
-  jackdaw::detail::HungerSplit<S> hunger{s};
-  std::uint64_t spent = 0;
-  void afterNode(DepthFirst<M, K, BudgetHooks>& dfs)
-    requires Hungry
-  {
-    hunger.afterNode(dfs);
+  std::uint64_t sliceFrom;  // the backtrack count when this slice began
+  unsigned every() const { return detail::pulseEvery<Hungry>(budget); }
+  void operator()(const RunningTask<S>& task, int depth) {
+    if constexpr (Hungry) jackdaw::detail::hungerRule(s, task, depth);
+    const std::uint64_t now = task.backtracks();
+    if (now - sliceFrom < budget) return;
+    sliceFrom = now;
+    jackdaw::detail::splitIntoPool(s, task.split(depth));
   }
-  void afterBacktrack(DepthFirst<M, K, BudgetHooks>& dfs) {
-    if (++spent < budget) return;
-    spent = 0;
-    jackdaw::detail::splitIntoPool(s, dfs.split());
-  }
+};
+template <SearchModel M, SearchKind K, bool Hungry>
+struct BudgetHooks {
+  BudgetPulse<M, K, Hungry> pulse;
+  BudgetPulse<M, K, Hungry> makePulse() const { return pulse; }
 };
 
 // The automatic budget: the worker's budget lives in its slot, from one task to the next; a slice
 // starts with the task.
 template <SearchModel M, SearchKind K, bool Hungry>
-struct AutoBudgetHooks {
+struct AutoBudgetPulse {
   using S = jackdaw::detail::DepthPoolSearch<M, K>;
   using Clock = jackdaw::detail::GrainClock;
   S& s;
   jackdaw::detail::AutoGrain& grain;
   double target;
-  jackdaw::detail::HungerSplit<S> hunger{s};
+  std::uint64_t sliceFrom;
   Clock::time_point since = Clock::now();
-  std::uint64_t spent = 0;
-  void afterNode(DepthFirst<M, K, AutoBudgetHooks>& dfs)
-    requires Hungry
-  {
-    hunger.afterNode(dfs);
-  }
-  void afterBacktrack(DepthFirst<M, K, AutoBudgetHooks>& dfs) {
-    if (++spent < grain.value) return;
+  unsigned every() const { return detail::pulseEvery<Hungry>(grain.value); }
+  void operator()(const RunningTask<S>& task, int depth) {
+    if constexpr (Hungry) jackdaw::detail::hungerRule(s, task, depth);
+    const std::uint64_t spent = task.backtracks() - sliceFrom;
+    if (spent < grain.value) return;
     const auto now = Clock::now();
     grain.retune(spent, since, now, target);
     since = now;
-    spent = 0;
-    jackdaw::detail::splitIntoPool(s, dfs.split());
+    sliceFrom += spent;
+    jackdaw::detail::splitIntoPool(s, task.split(depth));
   }
+};
+template <SearchModel M, SearchKind K, bool Hungry>
+struct AutoBudgetHooks {
+  AutoBudgetPulse<M, K, Hungry> pulse;
+  AutoBudgetPulse<M, K, Hungry> makePulse() const { return pulse; }
 };
 
 template <SearchModel M, SearchKind K, bool Hungry, class Launch>
@@ -75,15 +97,18 @@ SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
   if (opts.grain.automatic) {
     const double target = opts.grain.targetSeconds;
     return jackdaw::detail::searchFromRoot<M, K>(space, std::move(root), params, stop, opts,
-                                                 std::forward<Launch>(launch), Hungry, [target](S& s) {
-                                                   jackdaw::detail::AutoGrain& g = s.self().grain;
+                                                 std::forward<Launch>(launch), Hungry,
+                                                 [target](S& s, const RunningTask<S>& task) {
+                                                   jackdaw::detail::AutoGrain& g = task.slot.grain;
                                                    if (g.value == 0) g.value = jackdaw::detail::AutoGrain::kFirstBudget;
-                                                   return AutoBudgetHooks<M, K, Hungry>{s, g, target};
+                                                   return AutoBudgetHooks<M, K, Hungry>{{s, g, target, task.backtracks()}};
                                                  });
   }
   const std::uint64_t budget = opts.budget;
   return jackdaw::detail::searchFromRoot<M, K>(space, std::move(root), params, stop, opts, std::forward<Launch>(launch),
-                                               Hungry, [budget](S& s) { return BudgetHooks<M, K, Hungry>{s, budget}; });
+                                               Hungry, [budget](S& s, const RunningTask<S>& task) {
+                                                 return BudgetHooks<M, K, Hungry>{{s, budget, task.backtracks()}};
+                                               });
 }
 
 }  // namespace detail

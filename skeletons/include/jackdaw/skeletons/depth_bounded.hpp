@@ -1,6 +1,6 @@
 // Depth-bounded skeleton: every node above the cutoff depth (spawnDepth, -d) has its children made
 // into tasks; below it, depth-first search that hands a hungry worker its shallowest unexplored
-// sibling at once (ParallelOptions::splitOnHunger).
+// siblings within a few nodes (ParallelOptions::splitOnHunger).
 //
 //   jackdaw::depth_bounded::Options o;  o.runtime.threads = 4;  o.spawnDepth = 3;
 //   auto r = jackdaw::depth_bounded::search<MyModel, jackdaw::Optimisation>(space, root, params, o);
@@ -24,27 +24,38 @@ struct Options : ParallelOptions {
 namespace detail {
 
 using jackdaw::detail::DepthPoolSearch;
+using jackdaw::detail::RunningTask;
 
-// A fixed cutoff. Hungry: below it, the hunger rule (ParallelOptions::splitOnHunger) after each node.
+// The hunger rule (ParallelOptions::splitOnHunger) below a fixed cutoff, every kHungerEvery
+// visits at the worker's pulse (depth_pool_search.hpp); without it the hooks make no pulse.
+template <SearchModel M, SearchKind K>
+struct HungerPulse {
+  using S = DepthPoolSearch<M, K>;
+  S& s;
+  unsigned every() const { return kHungerEvery; }
+  void operator()(const RunningTask<S>& task, int depth) { jackdaw::detail::hungerRule(s, task, depth); }
+};
+
+// A fixed cutoff.
 template <SearchModel M, SearchKind K, bool Hungry>
 struct CutoffHooks {
   using S = DepthPoolSearch<M, K>;
   S& s;
   int cutoff;
-  jackdaw::detail::HungerSplit<S> hunger{s};
   bool spawnsChildrenOf(int depth) const { return depth < cutoff; }
   void spawn(typename M::Node&& child, int depth) { s.push({std::move(child), depth}); }
-  void afterNode(DepthFirst<M, K, CutoffHooks>& dfs)
+  HungerPulse<M, K> makePulse() const
     requires Hungry
   {
-    hunger.afterNode(dfs);
+    return {s};
   }
 };
 
-// One cutoff per search (per rank), only ever deepened. A task checks every kEvery backtracks
-// whether anyone is hungry (two relaxed loads), and only then reads the clock.
+// One cutoff per search (per rank), only ever deepened. Every kEvery visits a task checks whether
+// anyone is hungry (two relaxed loads), and only then reads the clock; Hungry: the hunger rule
+// every kHungerEvery visits first.
 template <SearchModel M, SearchKind K, bool Hungry>
-struct AutoCutoffHooks {
+struct AutoCutoffPulse {
   using S = DepthPoolSearch<M, K>;
   using Clock = jackdaw::detail::GrainClock;
   static constexpr unsigned kEvery = 64;
@@ -52,24 +63,20 @@ struct AutoCutoffHooks {
   std::atomic<int>& cutoff;
   jackdaw::detail::AutoGrain& grain;
   double target;
-  jackdaw::detail::HungerSplit<S> hunger{s};
   Clock::time_point since = Clock::now();
-  unsigned countdown = kEvery;
-  bool spawnsChildrenOf(int depth) const { return depth < cutoff.load(std::memory_order_relaxed); }
-  void spawn(typename M::Node&& child, int depth) { s.push({std::move(child), depth}); }
-  void afterNode(DepthFirst<M, K, AutoCutoffHooks>& dfs)
-    requires Hungry
-  {
-    hunger.afterNode(dfs);
-  }
-  void afterBacktrack(DepthFirst<M, K, AutoCutoffHooks>& dfs) {
-    if (--countdown != 0) return;
-    countdown = kEvery;
+  unsigned sinceCheck = 0;  // visits since the last check
+  unsigned every() const { return Hungry ? kHungerEvery : kEvery; }
+  void operator()(const RunningTask<S>& task, int depth) {
+    if constexpr (Hungry) {
+      jackdaw::detail::hungerRule(s, task, depth);
+      if ((sinceCheck += kHungerEvery) < kEvery) return;
+      sinceCheck = 0;
+    }
     if (!s.hungry()) return;
     const auto now = Clock::now();
     if (std::chrono::duration<double>(now - since).count() < target) return;
     since = now;
-    const int level = jackdaw::detail::splitIntoPool(s, dfs.split());
+    const int level = jackdaw::detail::splitIntoPool(s, task.split(depth));
     if (level < 0) return;
     // The level just split off fans out one more level when its tasks run, as does every
     // later node that shallow.
@@ -79,6 +86,17 @@ struct AutoCutoffHooks {
     grain.value = std::max<std::uint64_t>(grain.value, static_cast<std::uint64_t>(level + 1));
     ++grain.changes;
   }
+};
+template <SearchModel M, SearchKind K, bool Hungry>
+struct AutoCutoffHooks {
+  using S = DepthPoolSearch<M, K>;
+  S& s;
+  std::atomic<int>& cutoff;
+  jackdaw::detail::AutoGrain& grain;
+  double target;
+  bool spawnsChildrenOf(int depth) const { return depth < cutoff.load(std::memory_order_relaxed); }
+  void spawn(typename M::Node&& child, int depth) { s.push({std::move(child), depth}); }
+  AutoCutoffPulse<M, K, Hungry> makePulse() const { return {s, cutoff, grain, target}; }
 };
 
 template <SearchModel M, SearchKind K, bool Hungry, class Launch>
@@ -90,8 +108,9 @@ SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
     std::atomic<int> cutoff{opts.spawnDepth};
     const double target = opts.grain.targetSeconds;
     return jackdaw::detail::searchFromRoot<M, K>(
-        space, std::move(root), params, stop, opts, std::forward<Launch>(launch), Hungry, [&cutoff, target](S& s) {
-          jackdaw::detail::AutoGrain& g = s.self().grain;
+        space, std::move(root), params, stop, opts, std::forward<Launch>(launch), Hungry,
+        [&cutoff, target](S& s, const RunningTask<S>& task) {
+          jackdaw::detail::AutoGrain& g = task.slot.grain;
           const int c = cutoff.load(std::memory_order_relaxed);
           g.value = std::max<std::uint64_t>(g.value, static_cast<std::uint64_t>(c));
           return AutoCutoffHooks<M, K, Hungry>{s, cutoff, g, target};
@@ -99,7 +118,9 @@ SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
   }
   const int cutoff = opts.spawnDepth;
   return jackdaw::detail::searchFromRoot<M, K>(space, std::move(root), params, stop, opts, std::forward<Launch>(launch),
-                                               Hungry, [cutoff](S& s) { return CutoffHooks<M, K, Hungry>{s, cutoff}; });
+                                               Hungry, [cutoff](S& s, const RunningTask<S>&) {
+                                                 return CutoffHooks<M, K, Hungry>{s, cutoff};
+                                               });
 }
 
 }  // namespace detail

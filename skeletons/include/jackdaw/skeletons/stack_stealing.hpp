@@ -40,7 +40,7 @@ SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
       }
     };
     return detail::searchFromRoot<M, K>(space, std::move(root), params, stop, opts, std::forward<Launch>(launch),
-                                        Answers, [perSplit](S& s) { return Hooks{s, perSplit}; });
+                                        Answers, [perSplit](S& s, const detail::RunningTask<S>&) { return Hooks{s, perSplit}; });
   };
   if (detail::someoneMayBeHungry(opts, launch)) return run(std::true_type{});
   return run(std::false_type{});

@@ -1,15 +1,25 @@
 // The common shape of depth_bounded, budget and stack_stealing: a depth pool of tasks, the root
 // as the first task, and every task a depth-first search whose hooks (when to spawn or split)
-// are the skeleton's own. A skeleton supplies only hooksFor(search) -> Hooks:
+// are the skeleton's own. A skeleton supplies only hooksFor(search, task) -> Hooks:
 //
 //   using S = detail::DepthPoolSearch<M, K>;
 //   struct Hooks { S& s; ... };                       // engine hooks, see core/depth_first.hpp
 //   return detail::searchFromRoot<M, K>(space, std::move(root), params, stop, opts, launch,
-//                                       splitsForThieves, [](S& s) { return Hooks{s, ...}; });
+//                                       splitsForThieves, [](S& s, const RunningTask<S>& t) { return Hooks{s, ...}; });
 // splitsForThieves: the hooks split for a remote thief that found the pool empty (requestSplit).
+//
+// A split rule that runs now and then (budget's, the hunger rule) is the hooks' pulse, a separate
+// object the hooks make (makePulse() const), with
+//   unsigned every() const                           visits of the task between two calls (> 0)
+//   void operator()(const RunningTask<S>&, int depth) at the visit of a node at `depth`: may split
+// called out of line through the worker's pulse (NodeRules::setPulse). So neither the rule's
+// count nor its split's call sits in the engine's loop, where a call that splits made the compiler
+// keep the loop's values in memory (NS: 5 % of one worker; bench/results/engine_overhead.md), and
+// the hooks, whose address the pulse never holds, keep theirs in registers.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <type_traits>
 #include <utility>
@@ -47,22 +57,58 @@ template <class S, class Split>
   return depth;
 }
 
-// The hunger rule of ParallelOptions::splitOnHunger, for a skeleton's hooks to call after each
-// node: every kHungerEvery nodes, if a worker of this rank is hungry, or a remote thief, and the
-// pool is empty, the hungerChunk shallowest unexplored siblings (level after level) go to this
-// worker's queue (core/hunger_rule.hpp).
+// What a pulse sees of the task running on a worker: its frames (the storage its engine took from
+// the slot) and where it began.
 template <class S>
-struct HungerSplit {
-  S& s;
-  unsigned countdown = kHungerEvery;
-  template <class Dfs>
-  void afterNode(Dfs& dfs) {
-    if (--countdown != 0) return;
-    countdown = kHungerEvery;
-    if (!s.hungry()) return;
-    splitIntoPool(s, dfs.split(), hungerChunk(s.remoteHungry()), true, true);
+struct RunningTask {
+  using M = typename S::Model;
+  using K = typename S::T::Kind;
+  typename S::Slot& slot;
+  typename DfsStack<M, K>::View storage;
+  int rootDepth;
+  // The task's open frames at the visit of a node at `depth` (DepthFirst::framesAtVisit).
+  DfsSplit<M, K> split(int depth) const {
+    return {slot.rules, storage.first(DepthFirst<M, K>::framesAtVisit(rootDepth, depth))};
   }
+  std::uint64_t backtracks() const { return slot.rules.stats.backtracks; }  // this worker's, so far
 };
+
+// The hooks' pulse (if they make one), registered on the task's worker while the task runs.
+template <class S, class Hooks>
+class TaskPulse {
+ public:
+  TaskPulse(S&, const RunningTask<S>&, const Hooks&) {}
+};
+template <class S, class Hooks>
+  requires requires(const Hooks& h) { h.makePulse(); }
+class TaskPulse<S, Hooks> {
+ public:
+  TaskPulse(S& s, const RunningTask<S>& task, const Hooks& hooks) : s_(s), task_(task), pulse_(hooks.makePulse()) {
+    s.beginTaskPulse(task.slot, &TaskPulse::fire, this, pulse_.every());
+  }
+  ~TaskPulse() { s_.endTaskPulse(task_.slot); }
+  TaskPulse(const TaskPulse&) = delete;
+  TaskPulse& operator=(const TaskPulse&) = delete;
+
+ private:
+  static void fire(void* self, int depth) {
+    auto& p = *static_cast<TaskPulse*>(self);
+    p.pulse_(p.task_, depth);
+  }
+  S& s_;
+  const RunningTask<S>& task_;
+  decltype(std::declval<const Hooks&>().makePulse()) pulse_;
+};
+
+// The hunger rule of ParallelOptions::splitOnHunger, for a skeleton's pulse every kHungerEvery
+// visits: if a worker of this rank is hungry, or a remote thief, and the pool is empty, the
+// hungerChunk shallowest unexplored siblings (level after level) go to this worker's queue
+// (core/hunger_rule.hpp).
+template <class S>
+void hungerRule(S& s, const RunningTask<S>& task, int depth) {
+  if (!s.hungry()) return;
+  splitIntoPool(s, task.split(depth), hungerChunk(s.remoteHungry()), true, true);
+}
 
 // run(std::true_type{}) under ParallelOptions::splitOnHunger, else run(std::false_type{}): a
 // skeleton's hooks are compiled with the hunger rule or without it, never testing the flag per node.
@@ -88,13 +134,18 @@ SearchResult<M, K> searchFromRoot(const typename M::Space& space, typename M::No
   using S = DepthPoolSearch<M, K>;
   S s(space, params, stop, opts.runtime);
   s.setSplitsForThieves(splitsForThieves);
-  // The hooks and the engine are built inside the model's hot function (runHot), as locals whose
-  // addresses never leave it: their fields (the budget's count, the engine's references) can live
-  // in registers instead of being reloaded after every store the node's code makes.
+  // The hooks' pulse is registered outside the model's hot function (runHot); a copy of the hooks
+  // and the engine are built inside it, as locals whose addresses never leave it: their fields
+  // (the cutoff, the stack's size and top) can live in registers instead of being reloaded after
+  // every store the node's code makes, and no per-task code of the pulse sits beside the loop.
   auto body = [&s, &hooksFor](typename S::Slot& slot, typename S::TaskT&& t) {
+    const RunningTask<S> task{slot, slot.stack.storage(), t.depth};  // before the engine takes the storage
+    const auto hooks = hooksFor(s, task);
+    using Hooks = std::remove_const_t<decltype(hooks)>;
+    TaskPulse<S, Hooks> pulse(s, task, hooks);
     runHot<M>([&] {
-      auto hooks = hooksFor(s);
-      DepthFirst<M, K, decltype(hooks)> dfs(slot.rules, hooks, slot.stack);
+      Hooks h = hooks;
+      DepthFirst<M, K, Hooks> dfs(slot.rules, h, slot.stack);
       dfs.run(std::move(t.node), t.depth);
     });
   };

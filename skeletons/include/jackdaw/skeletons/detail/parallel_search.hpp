@@ -88,6 +88,18 @@ class ParallelSearch {
     // observer records the task tree: the parent and spawn point of what it pushes).
     std::uint64_t runningTask = kNoParentTask;
     std::uint64_t runningFrom = 0;
+    // This worker's pulse (the rules' setPulse): the observers' every observersEvery visits, and
+    // the running task's own (its skeleton's split rule, TaskPulse) every task.every. Each counts
+    // its own visits; the rules are armed for the nearer of the two (pulseSlot).
+    struct OwnPulse {
+      void (*fn)(void* ctx, int depth) = nullptr;
+      void* ctx = nullptr;
+      unsigned every = 0, left = 0;
+    };
+    ParallelSearch* search = nullptr;
+    unsigned observersEvery = 0, observersLeft = 0;
+    OwnPulse task;
+    unsigned armed = 0;  // what the rules' countdown started from
   };
   // Runs one task on the calling worker's slot.
   using Body = std::function<void(Slot&, TaskT&&)>;
@@ -107,7 +119,10 @@ class ParallelSearch {
       if (params.initialBound)
         throw std::invalid_argument("decision search: leave params.initialBound unset (the goal is params.expectedObjective)");
     }
-    for (int i = 0; i < rt_.slots(); ++i) slots_.push_back(std::make_unique<Slot>(space, params, &incumbent_, stop));
+    for (int i = 0; i < rt_.slots(); ++i) {
+      slots_.push_back(std::make_unique<Slot>(space, params, &incumbent_, stop));
+      slots_.back()->search = this;
+    }
   }
 
   WorkerRuntime& runtime() { return rt_; }
@@ -152,6 +167,21 @@ class ParallelSearch {
   // How every task is run; set before the first task can arrive (before run(), or before a
   // driver injects).
   void setBody(Body body) { body_ = std::move(body); }
+
+  // From the worker running a task on `slot`, at its start and end: the task's own pulse,
+  // fn(ctx, depth) every `every` visits of the task (every > 0; the first after `every`), beside
+  // the observers' (see Slot). A skeleton's split rule runs there, out of the engine's loop.
+  // Out of line: a model's hot function (runHot) holds the task, and needs none of this.
+  [[gnu::noinline]] void beginTaskPulse(Slot& slot, void (*fn)(void*, int), void* ctx, unsigned every) {
+    syncPulse(slot);
+    slot.task = {fn, ctx, every, every};
+    armPulse(slot);
+  }
+  [[gnu::noinline]] void endTaskPulse(Slot& slot) {
+    syncPulse(slot);
+    slot.task = {};
+    armPulse(slot);
+  }
 
   // From a worker: a new task, and a token that will run it (or a sibling) on some worker.
   // Out of line (as pushAll): a model's hot loop (runHot) is flattened, and the pool and the
@@ -422,15 +452,49 @@ class ParallelSearch {
     }
   }
 
-  // Every worker pulses at the shortest period any attached observer asked for (none: no pulse,
-  // and visit() pays only its null check). The slots exist from construction on.
+  // Every worker pulses its observers at the shortest period any attached observer asked for
+  // (none: no pulse, and visit() pays only its null check). The slots exist from construction on.
   void applyPulse() {
     unsigned every = 0;
     for (const auto& p : pulsed_) every = every == 0 ? p.second : std::min(every, p.second);
-    for (auto& s : slots_) s->rules.setPulse(every, &ParallelSearch::pulseAll, this);
+    for (auto& s : slots_) {
+      s->observersEvery = s->observersLeft = every;  // a countdown starts full
+      armPulse(*s);
+    }
   }
-  static void pulseAll(void* self) {
-    for (const auto& p : static_cast<ParallelSearch*>(self)->pulsed_) p.first->pulse();
+  // The visits since the rules' countdown was armed, taken off both countdowns.
+  static void syncPulse(Slot& slot) {
+    const unsigned done = slot.armed - slot.rules.pulseLeft();
+    if (slot.observersEvery) slot.observersLeft -= done;
+    if (slot.task.fn) slot.task.left -= done;
+    slot.armed -= done;
+  }
+  // The visits until the nearer of the two pulses (0: neither is on); each countdown is at least 1.
+  static unsigned nextPulse(Slot& slot) {
+    unsigned next = 0;
+    if (slot.observersEvery) next = slot.observersLeft;
+    if (slot.task.fn) next = next == 0 ? slot.task.left : std::min(next, slot.task.left);
+    return slot.armed = next;
+  }
+  // With no observer pulsing, the task's pulse is called straight from the rules.
+  static void armPulse(Slot& slot) {
+    const unsigned next = nextPulse(slot);
+    if (slot.task.fn && !slot.observersEvery) slot.rules.setPulse(slot.task.fn, slot.task.ctx, next);
+    else slot.rules.setPulse(&ParallelSearch::pulseSlot, &slot, next);
+  }
+  static void pulseSlot(void* p, int depth) {
+    Slot& slot = *static_cast<Slot*>(p);
+    const unsigned done = slot.armed;
+    if (slot.observersEvery && (slot.observersLeft -= done) == 0) {
+      slot.observersLeft = slot.observersEvery;
+      for (const auto& o : slot.search->pulsed_) o.first->pulse();
+    }
+    if (slot.task.fn && (slot.task.left -= done) == 0) {
+      slot.task.left = slot.task.every;
+      slot.task.fn(slot.task.ctx, depth);
+    }
+    const unsigned next = nextPulse(slot);
+    if (next != done) armPulse(slot);  // else the rules start the same period again
   }
 
   // Tells the observers each time the stop reason rises (interrupted, then found, then failed).
