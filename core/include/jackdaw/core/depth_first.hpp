@@ -227,10 +227,6 @@ class DepthFirst {
   // The generator contract, in checked builds (generator_check.hpp); nothing otherwise.
   using Check = typename Steps::Check;
   using Ops = DfsFrameOps<M, K>;
-  static bool open(const Frame& f) { return Ops::open(f); }
-  static void take(Frame& f) { Ops::take(f); }
-  static void checkEnd(const Frame& f) { Ops::checkEnd(f); }
-  static void cutLevel(Frame& f) { Ops::cutLevel(f); }
 
   static void produce(Frame& parent, Node& out) { Steps::produce(*parent.gen, out); }
 
@@ -239,20 +235,20 @@ class DepthFirst {
     while (!stack_.empty()) {
       Frame& f = stack_.top();
       if (!Steps::more(*f.gen, f.remaining)) {
-        checkEnd(f);
+        Ops::checkEnd(f);
         stack_.pop();
         ++rules_.stats.backtracks;
         if constexpr (requires { hooks_.afterBacktrack(*this); }) hooks_.afterBacktrack(*this);
         continue;
       }
-      take(f);
+      Ops::take(f);
       const int d = f.depth + 1;
       if constexpr (inPlace) {
         Frame& c = stack_.emplace(d);
         produce(f, c.node);
         if (rules_.pruned(c.node)) {
           stack_.pop();
-          if constexpr (pruneLevel) cutLevel(f);
+          if constexpr (pruneLevel) Ops::cutLevel(f);
           continue;
         }
         rules_.visit(c.node, d);
@@ -265,7 +261,7 @@ class DepthFirst {
       } else {
         Node c = f.gen->next();
         if (rules_.pruned(c)) {
-          if constexpr (pruneLevel) cutLevel(f);
+          if constexpr (pruneLevel) Ops::cutLevel(f);
           continue;
         }
         rules_.visit(c, d);
@@ -293,15 +289,15 @@ class DepthFirst {
       return;
     }
     bool lost = Steps::hasChildren(rules_, visited, d);
-    for (std::size_t i = 0; i < stack_.size() && !lost; ++i) lost = open(stack_[i]);
+    for (std::size_t i = 0; i < stack_.size() && !lost; ++i) lost = Ops::open(stack_[i]);
     if (lost) rules_.truncated = true;
   }
   // Every open frame's unexplored children (a frame without a generator is the node just visited).
   void keepOpenFrames() {
     for (std::size_t i = 0; i < stack_.size(); ++i) {
       Frame& f = stack_[i];
-      while (open(f)) {
-        take(f);
+      while (Ops::open(f)) {
+        Ops::take(f);
         keep(f.gen->next(), f.depth + 1);
       }
     }

@@ -1,7 +1,7 @@
 // Budget skeleton: depth-first search until `budget` (-b) backtracks are spent, then every
 // unexplored sibling at the shallowest open level becomes a task and the count restarts (looked at
-// every 64 visits: budgetEvery). Between two such splits, a hungry worker gets the shallowest siblings at
-// once (splitOnHunger).
+// every 64 visits: budgetEvery). Between two such splits, a hungry worker gets the shallowest
+// siblings at once (splitOnHunger).
 //
 //   jackdaw::budget::Options o;  o.runtime.threads = 4;  o.budget = 10000;
 //   auto r = jackdaw::budget::search<MyModel, jackdaw::Enumeration<jackdaw::CountNodes>>(space, root, params, o);

@@ -493,8 +493,7 @@ class ParallelSearch {
       slot.task.left = slot.task.every;
       slot.task.fn(slot.task.ctx, depth);
     }
-    const unsigned next = nextPulse(slot);
-    if (next != done) armPulse(slot);  // else the rules start the same period again
+    armPulse(slot);
   }
 
   // Tells the observers each time the stop reason rises (interrupted, then found, then failed).
