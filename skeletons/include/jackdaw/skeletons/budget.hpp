@@ -1,6 +1,6 @@
 // Budget skeleton: depth-first search until `budget` (-b) backtracks are spent, then every
 // unexplored sibling at the shallowest open level becomes a task and the count restarts (looked at
-// every 64 visits: budgetEvery). Between two such splits, a hungry worker gets the shallowest
+// every 64 to 1,024 visits: budgetEvery). Between two such splits, a hungry worker gets the shallowest
 // siblings at once (splitOnHunger).
 //
 //   jackdaw::budget::Options o;  o.runtime.threads = 4;  o.budget = 10000;
@@ -24,13 +24,19 @@ namespace detail {
 
 using jackdaw::detail::RunningTask;
 
-// How often a task's budget is looked at: every 64 visits (every visit for a budget under 64), at
-// the worker's pulse, out of the engine's loop (depth_pool_search.hpp). A slice ends at the first
-// look after its budget is spent, so it overshoots by under 64 visits' backtracks; where a task
-// splits still depends on the task alone (its count and its visits start with it).
+// How often a task's budget is looked at, at the worker's pulse, out of the engine's loop
+// (depth_pool_search.hpp): every budget / 64 visits, at least every 64 (every `budget` under 64)
+// and at most every 1,024. A slice ends at the first look after its budget is spent, so it
+// overshoots by under that many visits' backtracks, about 1/64 of a large budget; where a task
+// splits still depends on the task alone (its count and its visits start with it). Each look is a
+// call the engine's loop makes out of line: on NS, where a visit takes a few nanoseconds, one every
+// 64 visits cost one worker 1-2 % (bench/results/engine_overhead.md).
 constexpr unsigned budgetEvery(std::uint64_t budget) {
-  return static_cast<unsigned>(std::clamp<std::uint64_t>(budget, 1, 64));
+  const std::uint64_t b = std::max<std::uint64_t>(budget, 1);
+  return static_cast<unsigned>(std::clamp<std::uint64_t>(b / 64, std::min<std::uint64_t>(b, 64), 1024));
 }
+static_assert(budgetEvery(0) == 1 && budgetEvery(10) == 10 && budgetEvery(4096) == 64 && budgetEvery(6400) == 100 &&
+              budgetEvery(100000) == 1024);
 // Hungry: the hunger rule (ParallelOptions::splitOnHunger) too, every kHungerEvery visits.
 template <bool Hungry>
 constexpr unsigned pulseEvery(std::uint64_t budget) {
