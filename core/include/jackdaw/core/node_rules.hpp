@@ -40,21 +40,54 @@ class NodeRules {
   // What a generator that asks for it is given (incumbent_view.hpp).
   IncumbentView<Obj> view() const { return view_; }
 
-  // True if the node's subtree cannot contain anything better (counted as a prune).
-  [[gnu::always_inline]] bool pruned(const Node& n) {
-    if constexpr (usesIncumbent<K> && ModelTraits<M>::hasBound) {
-      const auto b = M::bound(space_, n);
-      bool cut;
-      if constexpr (isDecision<K>) cut = Better{}(*params_.expectedObjective, b);
-      else cut = incumbent_->cuts(b);
-      if (cut) {
-        ++stats.prunes;
-        return true;
+  // The bound test and the visit (without the pulse), reading what they need through references
+  // held apart from the rules. An engine that recurses (recursive_search.hpp) takes them into its
+  // own frame once per node it expands: after a call in the model's code (an allocation, say) one
+  // load from the frame finds each again, where reading through the engine's reference to the
+  // rules takes two in a row (bench/results/generality.md). pruned() and visit() below are these.
+  struct Local {
+    NodeRules& rules;
+    const Space& space;
+    typename T::IncumbentT* incumbent;
+    SearchStats& stats;
+
+    // True if the node's subtree cannot contain anything better (counted as a prune).
+    [[gnu::always_inline]] bool pruned(const Node& n) const {
+      if constexpr (usesIncumbent<K> && ModelTraits<M>::hasBound) {
+        const auto b = M::bound(space, n);
+        bool cut;
+        if constexpr (isDecision<K>) cut = Better{}(*rules.params_.expectedObjective, b);
+        else cut = incumbent->cuts(b);
+        if (cut) {
+          ++stats.prunes;
+          return true;
+        }
+      }
+      (void)n;
+      return false;
+    }
+
+    // Count the node, fold it, or test its objective.
+    [[gnu::always_inline]] void visit(const Node& n, int depth) const {
+      stats.addNodes(1);
+      if (static_cast<std::uint64_t>(depth) > stats.maxDepth) stats.maxDepth = depth;
+      if constexpr (isEnumeration<K>) {
+        if constexpr (AccumulatesWithSpace<typename T::Enum, Space, Node>) rules.acc.accumulate(space, n);
+        else rules.acc.accumulate(n);
+      } else if constexpr (isOptimisation<K>) {
+        const Obj o = n.getObj();
+        // The incumbent moves before this node's generator is built, so that generator sees it.
+        if (incumbent->wouldImprove(o)) [[unlikely]] rules.improve(n, o);
+      } else {
+        const Obj o = n.getObj();
+        if (!Better{}(*rules.params_.expectedObjective, o)) [[unlikely]] rules.reach(n, o);
       }
     }
-    (void)n;
-    return false;
-  }
+  };
+  Local local() { return {*this, space_, incumbent_, stats}; }
+
+  // The bound test (Local::pruned).
+  [[gnu::always_inline]] bool pruned(const Node& n) { return local().pruned(n); }
 
   // The pulse: every `every` visits on this worker, call fn(ctx, depth) (depth: the visited node's);
   // fn == nullptr or every == 0: never. fn may set the pulse again (another period, from the next
@@ -83,19 +116,7 @@ class NodeRules {
         pulseFn_(pulseCtx_, depth);
       }
     }
-    stats.addNodes(1);
-    if (static_cast<std::uint64_t>(depth) > stats.maxDepth) stats.maxDepth = depth;
-    if constexpr (isEnumeration<K>) {
-      if constexpr (AccumulatesWithSpace<typename T::Enum, Space, Node>) acc.accumulate(space_, n);
-      else acc.accumulate(n);
-    } else if constexpr (isOptimisation<K>) {
-      const Obj o = n.getObj();
-      // The incumbent moves before this node's generator is built, so that generator sees it.
-      if (incumbent_->wouldImprove(o)) [[unlikely]] improve(n, o);
-    } else {
-      const Obj o = n.getObj();
-      if (!Better{}(*params_.expectedObjective, o)) [[unlikely]] reach(n, o);
-    }
+    local().visit(n, depth);
   }
 
   bool expandable(int depth) const { return depth < maxDepth_; }

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <utility>
 
@@ -54,6 +55,7 @@ class RecursiveSearch {
     deepFrom_ = depth + kLevels;
     limit_ = std::min(deepFrom_, rules_.depthLimit());
     (void)expand(root, depth);
+    rules_.stats.backtracks += std::exchange(backtracks_, 0);
   }
 
  private:
@@ -91,6 +93,7 @@ class RecursiveSearch {
       return true;
     }
     StopFlag& stop = rules_.stop();
+    const typename NodeRules<M, K>::Local local = rules_.local();  // in this frame (node_rules.hpp)
     Generator gen = Steps::generator(rules_, n);
     Steps::countDroppedLeaves(rules_, gen, n, d);
     const std::size_t declared = Steps::opened(gen);
@@ -100,7 +103,7 @@ class RecursiveSearch {
     while (Steps::more(gen, left)) {
       Steps::take(gen, declared, left);
       Node c = child(gen);
-      if (rules_.pruned(c)) {
+      if (local.pruned(c)) {
         if constexpr (Steps::pruneLevel) left = 0, cut = true;
         continue;
       }
@@ -109,12 +112,12 @@ class RecursiveSearch {
           DepthFirst<M, K> dfs(rules_, noHooks_, deep_);
           dfs.run(std::move(c), cd);
         } else {  // at the depth limit: visited, not expanded
-          rules_.template visit<false>(c, cd);
+          local.visit(c, cd);
         }
         if (stop.requested()) return stopped(gen, left);
         continue;
       }
-      rules_.template visit<false>(c, cd);
+      local.visit(c, cd);
       if (stop.requested()) {
         if (Steps::hasChildren(rules_, c, cd)) rules_.truncated = true;
         return stopped(gen, left);
@@ -122,7 +125,7 @@ class RecursiveSearch {
       if (!expand(c, cd)) return stopped(gen, left);  // cd is below the depth limit: c is expandable
     }
     if (!cut) Check::atEnd(gen, declared);
-    ++rules_.stats.backtracks;
+    ++backtracks_;
     return true;
   }
 
@@ -130,7 +133,11 @@ class RecursiveSearch {
   DfsStack<M, K>& deep_;
   NoHooks noHooks_;
   int deepFrom_ = 0;  // children this deep continue on DepthFirst's explicit stack
-  int limit_ = 0;     // the lesser of deepFrom_ and the depth limit: one compare per child
+  // The recursion's backtracks, counted here and added to the statistics when run() ends: one
+  // increment through `this`, where the statistics sit behind the reference to the rules
+  // (bench/results/generality.md).
+  std::uint64_t backtracks_ = 0;
+  int limit_ = 0;  // the lesser of deepFrom_ and the depth limit: one compare per child
 };
 
 }  // namespace jackdaw
