@@ -106,15 +106,12 @@ class NodeRules {
 
   bool pulsing() const { return pulseFn_ != nullptr; }
 
-  // Visit a node that survived the bound: count it, fold it, or test its objective. Pulses=false
-  // leaves out the pulse's branch, for an engine whose rules never pulse (seq's recursion).
-  template <bool Pulses = true>
+  // Visit a node that survived the bound: the pulse, then Local::visit (an engine whose rules
+  // never pulse, seq's recursion, calls that alone).
   [[gnu::always_inline]] void visit(const Node& n, int depth) {
-    if constexpr (Pulses) {
-      if (pulseFn_ && --pulseLeft_ == 0) {
-        pulseLeft_ = pulseEvery_;
-        pulseFn_(pulseCtx_, depth);
-      }
+    if (pulseFn_ && --pulseLeft_ == 0) {
+      pulseLeft_ = pulseEvery_;
+      pulseFn_(pulseCtx_, depth);
     }
     local().visit(n, depth);
   }

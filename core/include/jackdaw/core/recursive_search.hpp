@@ -46,7 +46,7 @@ class RecursiveSearch {
       return;
     }
     if (rules_.pruned(root)) return;
-    rules_.template visit<false>(root, depth);
+    rules_.local().visit(root, depth);
     if (!rules_.expandable(depth)) return;
     if (stop.requested()) {
       if (Steps::hasChildren(rules_, root, depth)) rules_.truncated = true;

@@ -30,7 +30,7 @@ using jackdaw::detail::RunningTask;
 // overshoots by under that many visits' backtracks, about 1/64 of a large budget; where a task
 // splits still depends on the task alone (its count and its visits start with it). Each look is a
 // call the engine's loop makes out of line: on NS, where a visit takes a few nanoseconds, one every
-// 64 visits cost one worker 1-2 % (bench/results/engine_overhead.md).
+// 64 visits cost one worker 1-5 % by run (bench/results/engine_overhead.md).
 constexpr unsigned budgetEvery(std::uint64_t budget) {
   const std::uint64_t b = std::max<std::uint64_t>(budget, 1);
   return static_cast<unsigned>(std::clamp<std::uint64_t>(b / 64, std::min<std::uint64_t>(b, 64), 1024));
