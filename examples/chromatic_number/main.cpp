@@ -7,8 +7,9 @@
 //   mpirun -n 4 chromatic queen7_7.col           four ranks, no other flag needed
 //   chromatic queen8_8.col --checkpoint ck       Ctrl-C saves the work; --resume ck finishes it
 //
-// The files: model.hpp (the search tree), space.hpp (its data from a graph), search.cpp (the
-// search through the frame), reader.cpp (the DIMACS reader), and this command line.
+// The files: model.hpp (the search tree), space.hpp (its data from a graph), minimise.cpp and
+// decide.cpp (the two searches through the frame, declared in search.hpp; answer.hpp what they
+// print), reader.cpp (the DIMACS reader), and this command line.
 #include <optional>
 #include <string>
 
@@ -29,7 +30,7 @@ int main(int argc, char** argv) {
   auto body = [&](jackdaw::app::AppContext& ctx) {
     // Bad input throws jackdaw::InputError (FILE:LINE: what): exit 2, one message, every rank.
     const chromatic::Graph g = chromatic::readDimacs(file, chromatic::kMaxVertices, ctx.opts.memoryLimit);
-    return chromatic::solve(ctx, file, g, k);
+    return k ? chromatic::decide(ctx, file, g, *k) : chromatic::minimise(ctx, file, g);
   };
   return jackdaw::app::runMain(argc, argv, "chromatic", "Chromatic number of a graph (DSATUR branch and bound)", setup, body);
 }

@@ -2,7 +2,7 @@
 // (Better = std::less<>). A node is a partial proper colouring; its generator takes the uncoloured
 // vertex whose coloured neighbours show the most distinct colours (ties: the most uncoloured
 // neighbours, then the lowest number) and gives it each colour it may take, lowest first, then one
-// new colour. The same model answers "is the graph k-colourable?" as a decision (search.cpp).
+// new colour. The same model answers "is the graph k-colourable?" as a decision (decide.cpp).
 #pragma once
 
 #include <algorithm>
@@ -30,7 +30,7 @@ struct Node {
   int used = 0;  // colours 0 .. used-1 appear
   bool complete = false;
   // Only a complete colouring is an answer. A partial one scores a placeholder worse than any
-  // colouring of 64 vertices, so it never becomes the incumbent (search.cpp's initialBound is n + 1).
+  // colouring of 64 vertices, so it never becomes the incumbent (minimise.cpp's initialBound is n + 1).
   static constexpr int kNoAnswer = kMaxVertices + 1;
   int getObj() const { return complete ? used : kNoAnswer; }
 };
