@@ -3,8 +3,11 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <system_error>
+#include <vector>
 
 namespace jackdaw::comm {
 
@@ -38,8 +41,40 @@ bool mpiActive() {
   return initialised && !finalised;
 }
 
+// Every singleton of a user shares one Open MPI session folder (<tmp>/ompi.<host>.<uid>/jf.0): a
+// singleton ending removes jf.0 once it looks empty, and another one creating its own folder
+// beneath it at that moment fails in MPI_Init (orte_init: "jf.0: No such file or directory"; seen
+// when two tests started singletons together). Each singleton gets a session folder of its own
+// (mkdtemp: a fresh name, mode 0700, so nothing planted there is followed), removed at exit; a
+// folder the user set (OMPI_MCA_orte_tmpdir_base) is left as it is. A process killed outright
+// leaves its empty folder behind, as Open MPI leaves its own.
+namespace {
+class SingletonSessionDir {
+ public:
+  void create() {
+    if (!path_.empty() || std::getenv("OMPI_MCA_orte_tmpdir_base")) return;
+    const char* tmp = std::getenv("TMPDIR");
+    std::string name = std::string(tmp && *tmp ? tmp : "/tmp") + "/jackdaw-mpi-XXXXXX";
+    std::vector<char> buf(name.begin(), name.end());
+    buf.push_back('\0');
+    if (!mkdtemp(buf.data())) return;  // Open MPI's shared folder, as before
+    path_ = buf.data();
+    setenv("OMPI_MCA_orte_tmpdir_base", path_.c_str(), 1);
+  }
+  ~SingletonSessionDir() {
+    std::error_code ignored;
+    if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
+  }
+
+ private:
+  std::string path_;
+};
+SingletonSessionDir singletonSessionDir;
+}  // namespace
+
 static void lightSingleton() {
   if (startedByLauncher()) return;
+  singletonSessionDir.create();
   setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);
   setenv("OMPI_MCA_pml", "ob1", 0);
   setenv("OMPI_MCA_btl", "self,vader", 0);
