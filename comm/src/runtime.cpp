@@ -47,7 +47,7 @@ bool mpiActive() {
 // when two tests started singletons together). Each singleton gets a session folder of its own
 // (mkdtemp: a fresh name, mode 0700, so nothing planted there is followed), removed at exit; a
 // folder the user set (OMPI_MCA_orte_tmpdir_base) is left as it is. A process killed outright
-// leaves its empty folder behind, as Open MPI leaves its own.
+// leaves its folder behind, as Open MPI leaves its session folder then.
 namespace {
 class SingletonSessionDir {
  public:
