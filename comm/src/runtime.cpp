@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 #include <system_error>
-#include <vector>
+#include <utility>
 
 namespace jackdaw::comm {
 
@@ -55,10 +55,8 @@ class SingletonSessionDir {
     if (!path_.empty() || std::getenv("OMPI_MCA_orte_tmpdir_base")) return;
     const char* tmp = std::getenv("TMPDIR");
     std::string name = std::string(tmp && *tmp ? tmp : "/tmp") + "/jackdaw-mpi-XXXXXX";
-    std::vector<char> buf(name.begin(), name.end());
-    buf.push_back('\0');
-    if (!mkdtemp(buf.data())) return;  // Open MPI's shared folder, as before
-    path_ = buf.data();
+    if (!mkdtemp(name.data())) return;  // Open MPI's shared folder, as before
+    path_ = std::move(name);
     setenv("OMPI_MCA_orte_tmpdir_base", path_.c_str(), 1);
   }
   ~SingletonSessionDir() {

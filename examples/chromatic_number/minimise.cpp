@@ -9,7 +9,7 @@
 namespace app = jackdaw::app;
 
 // Only the skeletons --skeleton auto can choose for this kind (seq and one parallel skeleton) are
-// compiled in: a one-line change of model.hpp rebuilds in a quarter less time than with all five.
+// compiled in: a one-line change of model.hpp rebuilds faster than with all five (bench/results/compile.md).
 // --skeleton names either of them; another is refused with the list (exit 2).
 using Skeletons = jackdaw::skeletons::AutoTable<jackdaw::Optimisation>;
 
