@@ -1,6 +1,12 @@
 // Formula (3.1) on exact numbers, and the runtime's worker accounting.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
 #include "jackdaw/core/work_rate.hpp"
 #include "jackdaw/core/worker_runtime.hpp"
 
@@ -100,3 +106,58 @@ TEST(WorkerRuntime, BindKeepsResults) {
 }
 
 }  // namespace
+
+// One worker: no oneTBB arena. Every task, those spawned and those injected from another thread,
+// runs on the thread that called runAndWait (currentWorker() 0 there, -1 elsewhere); injected
+// tasks run in the order they came; a throwing task's exception comes out of runAndWait and the
+// tasks not yet started are dropped, as in a oneTBB task_group.
+TEST(WorkerRuntime, OneWorkerRunsEverythingOnTheWaitingThread) {
+  jackdaw::WorkerRuntime rt({.threads = 1});
+  const auto caller = std::this_thread::get_id();
+  std::atomic<int> ran{0};
+  std::atomic<bool> elsewhere{false}, badIndex{false};
+  std::vector<int> order;
+  auto check = [&] {
+    if (std::this_thread::get_id() != caller) elsewhere = true;
+    if (rt.currentWorker() != 0) badIndex = true;
+  };
+  EXPECT_EQ(rt.currentWorker(), -1);
+  rt.hold();
+  std::thread outside([&] {
+    EXPECT_EQ(rt.currentWorker(), -1);
+    for (int i = 0; i < 20; ++i)
+      rt.inject([&, i] {
+        check();
+        order.push_back(i);
+        rt.spawn([&] {
+          check();
+          ran.fetch_add(1);
+        });
+        ran.fetch_add(1);
+      });
+    while (ran.load() < 40) std::this_thread::yield();
+    rt.release();
+  });
+  rt.runAndWait([&] {
+    check();
+    jackdaw::WorkerRuntime::TaskScope t(rt);
+    EXPECT_EQ(t.worker(), 0);
+  });
+  outside.join();
+  EXPECT_EQ(ran.load(), 40);
+  EXPECT_FALSE(elsewhere.load());
+  EXPECT_FALSE(badIndex.load());
+  ASSERT_EQ(order.size(), 20u);
+  EXPECT_TRUE(std::is_sorted(order.begin(), order.end()));
+  EXPECT_EQ(rt.account(0).tasks(), 1u);
+
+  std::atomic<int> after{0};
+  EXPECT_THROW(rt.runAndWait([&] {
+                 rt.spawn([&] { after.fetch_add(1); });
+                 rt.spawn([] { throw std::runtime_error("model failed"); });
+               }),
+               std::runtime_error);
+  EXPECT_EQ(after.load(), 0);  // spawned before the throw, run after it: dropped
+  rt.runAndWait([&] { rt.spawn([&] { after.fetch_add(1); }); });  // the runtime works on
+  EXPECT_EQ(after.load(), 1);
+}

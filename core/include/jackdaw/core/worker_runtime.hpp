@@ -6,7 +6,8 @@
 //
 // oneTBB sleeps and wakes the workers: an idle worker costs no CPU. Worker identity is
 // currentWorker(), in [0, workers()); the thread that calls runAndWait joins the arena as one
-// of the W workers. A task brackets its body with a TaskScope (accounting, and the 1-worker gate).
+// of the W workers. With one worker there is no arena: that thread runs every task itself
+// (detail/solo_loop.hpp). A task brackets its body with a TaskScope (accounting).
 //
 // Seam for a distributed stage (a comm thread outside the arena):
 //   inject(f)           run f on a worker, callable from any thread (arena enqueue; counted by wait)
@@ -32,6 +33,7 @@
 #include <vector>
 
 #include "jackdaw/core/cpu_set.hpp"
+#include "jackdaw/core/detail/solo_loop.hpp"
 #include "jackdaw/core/work_rate.hpp"
 
 #if defined(__SANITIZE_THREAD__)
@@ -54,14 +56,14 @@ class WorkerRuntime {
       : workers_(o.workers()),
         widened_(widenFor(workers_)),
         arena_(workers_, 1),
-        start_(std::chrono::steady_clock::now()) {
+        start_(std::chrono::steady_clock::now()),
+        bind_(o.bind) {
     accounts_.reserve(static_cast<std::size_t>(slots()));
     for (int i = 0; i < slots(); ++i) accounts_.push_back(std::make_unique<PaddedAccount>(o.rate));
+    if (o.bind) (void)CpuSet::current().cores();  // the topology, loaded here rather than by a worker
+    if (solo()) return;
     arena_.initialize();
-    if (o.bind) {
-      (void)CpuSet::current().cores();  // the topology, loaded here rather than by a worker
-      binder_ = std::make_unique<Binder>(arena_);
-    }
+    if (o.bind) binder_ = std::make_unique<Binder>(arena_);
   }
   ~WorkerRuntime() { release(); }
   WorkerRuntime(const WorkerRuntime&) = delete;
@@ -72,23 +74,30 @@ class WorkerRuntime {
   bool oversubscribed() const noexcept { return widened_ != nullptr; }
   // Worker indices: [0, slots()) with slots() == workers().
   int slots() const noexcept { return workers_; }
-  // The calling worker's index, or -1 outside the arena. With one worker every task holds the
-  // gate (TaskScope), so the index is 0 whichever thread oneTBB runs it on.
+  // The calling worker's index, or -1 outside the arena (with one worker: outside runAndWait).
   int currentWorker() const noexcept {
+    if (solo()) return solo_.onLoopThread() ? 0 : -1;
     const int i = tbb::this_task_arena::current_thread_index();
-    if (i == tbb::task_arena::not_initialized) return -1;
-    return workers_ == 1 ? 0 : i;
+    return i == tbb::task_arena::not_initialized ? -1 : i;
   }
 
   // Run f inside the arena, then wait for every task spawned into the group (and for release()
   // if hold() was called). Exceptions thrown by tasks come out here.
   template <class F>
   void runAndWait(F&& f) {
-    arena_.execute([&] {
-      {
-        Gate g(*this);
-        f();
+    if (solo()) {
+      const bool bound = bind_ && CpuSet::current().bindThisThread(0);
+      try {
+        solo_.run(std::forward<F>(f));
+      } catch (...) {
+        if (bound) CpuSet::current().unbindThisThread();
+        throw;
       }
+      if (bound) CpuSet::current().unbindThisThread();
+      return;
+    }
+    arena_.execute([&] {
+      f();
       group_.wait();
       tsanAcquire(&tasksDone_);
     });
@@ -96,18 +105,26 @@ class WorkerRuntime {
 
   // From a worker (inside the arena): run f as a new task.
   template <class F>
-  void spawn(F&& f) { group_.run(prepare(std::forward<F>(f))); }
+  void spawn(F&& f) {
+    if (solo()) solo_.spawn(std::forward<F>(f));
+    else group_.run(prepare(std::forward<F>(f)));
+  }
 
   // From any thread, e.g. a comm thread handing in work that arrived from another rank.
   template <class F>
-  void inject(F&& f) { arena_.enqueue(prepare(std::forward<F>(f))); }
+  void inject(F&& f) {
+    if (solo()) solo_.inject(std::forward<F>(f));
+    else arena_.enqueue(prepare(std::forward<F>(f)));
+  }
 
   // Keep runAndWait waiting (without spinning) until release().
   void hold() {
+    if (solo()) return solo_.hold();
     std::lock_guard lock(holdMutex_);
     if (!hold_) hold_.emplace(prepare(Nothing{}));
   }
   void release() {
+    if (solo()) return solo_.release();
     std::lock_guard lock(holdMutex_);
     if (hold_) {
       arena_.enqueue(std::move(*hold_));
@@ -115,40 +132,12 @@ class WorkerRuntime {
     }
   }
 
- public:
-  // oneTBB adds a thread to a 1-worker arena to run work enqueued from outside (inject; its
-  // "mandatory concurrency"), and that thread and the caller of runAndWait may then both run
-  // tasks: a 1-worker rank would use two cores. With one worker, a task holds this gate (and so
-  // may a scheduler that takes a task from the worker's own queue before the task begins). With
-  // more, the arena itself never runs more than workers() threads.
-  // A mutex, not a semaphore: libstdc++ 12's binary_semaphore made a futex system call on every
-  // release, waiter or not (perf showed futex_wake once a task); a mutex calls only when contended.
-  class Gate {
-   public:
-    explicit Gate(WorkerRuntime& rt) : m_(rt.workers_ == 1 ? &rt.oneWorker_ : nullptr) {
-      if (m_) m_->lock();
-    }
-    ~Gate() {
-      if (m_) m_->unlock();
-    }
-    Gate(const Gate&) = delete;
-    Gate& operator=(const Gate&) = delete;
-
-    struct Held {};
-    explicit Gate(Held) : m_(nullptr) {}  // the caller holds the gate already
-
-   private:
-    std::mutex* m_;
-  };
-
-  // Brackets one task on the calling worker: its busy/idle cycle, the running count and, with
-  // one worker, the gate (unless the caller holds it: TaskScope(rt, gate)). Exception-safe, so a
-  // throwing task cannot keep the gate shut.
+  // Brackets one task on the calling worker: its busy/idle cycle and the running count.
+  // Exception-safe.
   //   WorkerRuntime::TaskScope t(rt);  run(t.worker());
   class TaskScope {
    public:
-    explicit TaskScope(WorkerRuntime& rt) : rt_(rt), gate_(rt), w_(rt.currentWorker()) { begin(); }
-    TaskScope(WorkerRuntime& rt, const Gate&) : rt_(rt), gate_(Gate::Held{}), w_(rt.currentWorker()) { begin(); }
+    explicit TaskScope(WorkerRuntime& rt) : rt_(rt), w_(rt.currentWorker()) { begin(); }
     ~TaskScope() {
       rt_.account(w_).endWork(rt_.nowUs());
       rt_.running_.fetch_sub(1, std::memory_order_relaxed);
@@ -163,7 +152,6 @@ class WorkerRuntime {
       rt_.account(w_).startWork(rt_.nowUs());
     }
     WorkerRuntime& rt_;
-    Gate gate_;
     int w_;
   };
 
@@ -199,6 +187,8 @@ class WorkerRuntime {
     __tsan_acquire(const_cast<void*>(p));
 #endif
   }
+  bool solo() const noexcept { return workers_ == 1; }
+
   struct Nothing {
     void operator()() const {}
   };
@@ -260,10 +250,11 @@ class WorkerRuntime {
   std::vector<std::unique_ptr<PaddedAccount>> accounts_;
   alignas(64) std::atomic<int> running_{0};
   std::chrono::steady_clock::time_point start_;
+  bool bind_;
   std::unique_ptr<Binder> binder_;
   std::mutex holdMutex_;
   std::optional<tbb::task_handle> hold_;
-  std::mutex oneWorker_;  // the 1-worker gate
+  detail::SoloLoop solo_;  // one worker: its tasks (no arena)
   char tasksDone_ = 0;  // only its address is used (ThreadSanitizer annotations)
 };
 

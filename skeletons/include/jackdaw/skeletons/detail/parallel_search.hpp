@@ -357,7 +357,6 @@ class ParallelSearch {
   // Runs one queued task on the calling worker (a token spawned by worker `origin`, -1 from outside):
   // with per-worker queues its own newest, else origin's oldest, else any; else the deepest.
   void token([[maybe_unused]] int origin) {
-    WorkerRuntime::Gate gate(rt_);  // one worker: its queue is taken from one thread at a time
     std::optional<TaskT> t;
     if constexpr (PerWorkerPool<Pool, TaskT>) t = pool_.take(rt_.currentWorker(), origin);
     else t = pool_.pop();
@@ -377,7 +376,7 @@ class ParallelSearch {
     const bool tree = !tree_.empty();            // only a tree recorder asks for the CPU clock
     Slot* running = nullptr;
     try {
-      WorkerRuntime::TaskScope scope(rt_, gate);
+      WorkerRuntime::TaskScope scope(rt_);
       TaskSpan span;
       std::uint64_t cpu0 = 0;
       if (observed) span = {scope.worker(), t->depth, std::chrono::steady_clock::now(), 0.0, 0, t->id, 0};
