@@ -205,13 +205,21 @@ void worker(Job& job, Rank& r, int w) {
 }
 
 // Delivers what arrives in the rank's mailbox to its comm actor. With the doorbell a request
-// wakes the victim's comm actor at once, provided a worker is busy to poll the bell; replies and
-// unrung requests wait for the comm actor's next look, as in the runtime.
+// wakes the victim's comm actor at once, provided a worker is busy to poll the bell; under hunger
+// splitting that worker, finding the pool empty, splits for the thief first (the engine's
+// ParallelSearch::answerBell). Replies and unrung requests wait for the comm actor's next look,
+// as in the runtime.
 void receiver(Job& job, Rank& r) {
   for (;;) {
     Msg* m = r.box->get<Msg>();
     r.inbox.push_back(m);
-    if (m->kind == Msg::Request && job.cfg.comm.doorbell && r.running > 0) r.wake();
+    if (m->kind == Msg::Request && job.cfg.comm.doorbell && r.running > 0) {
+      if (r.split && r.pool.size() == 0 && !r.remoteHunger) {
+        r.remoteHunger = true;
+        r.hungerChanged();
+      }
+      r.wake();
+    }
   }
 }
 

@@ -127,3 +127,69 @@ TEST(Observer, SeesTasksDryPoolStopAndImprovements) {
               (std::uint64_t{1} << 11) - 1);
   }
 }
+
+namespace {
+constexpr int kRingDepth = 22;
+struct BellWatch final : SearchObserver {
+  std::atomic<int> splits{0}, rung{0};
+  void splitForThief() override { ++splits; }
+  void bellRang() override { ++rung; }
+};
+// A launch as a distributed driver's, reduced to what the test needs: a watched bell, rung once a
+// task runs, and a "thief" that steals what the ring brings until every task is accounted for.
+struct RingLaunch {
+  BellWatch& watch;
+  std::uint64_t& remoteNodes;
+  int& stolen;
+  bool spansProcesses() const { return true; }  // a thief elsewhere: the hunger rule is on
+  template <class Search, class Seed>
+  typename Search::Result operator()(Search& s, Seed&& seed) const {
+    std::uint64_t bell = 0;
+    s.watchBell(&bell);
+    s.observe(&watch);
+    s.runtime().hold();
+    std::thread thief([&] {
+      while (s.runtime().runningTasks() == 0) std::this_thread::yield();
+      std::atomic_ref<std::uint64_t>(bell).fetch_add(1);
+      for (;;) {
+        const std::uint64_t finished = s.tasksFinished();
+        if (finished + static_cast<std::uint64_t>(stolen) == s.tasksCreated()) break;
+        if (auto t = s.stealShallowest()) {
+          ++stolen;
+          remoteNodes += (std::uint64_t{1} << (kRingDepth - t->depth + 1)) - 1;
+        }
+        std::this_thread::yield();
+      }
+      s.runtime().release();
+    });
+    auto r = s.run(std::forward<Seed>(seed));
+    thief.join();
+    s.forget(&watch);
+    return r;
+  }
+};
+}  // namespace
+
+// A doorbell the search watches (what the distributed driver gives a skeleton that splits for
+// thieves): a thief's ring makes the busy worker, with nothing queued, split for it at its next
+// hunger check, and tell the driver (splitForThief) rather than ask it to look (bellRang). What
+// the "thief" steals of it (as the worker takes the rest, possibly nothing) and what the worker
+// finds add up to the tree.
+TEST(Seam, ARingMakesTheBusyWorkerSplit) {
+  using M = toy::BinaryTree;
+  using K = Enumeration<CountNodes>;
+  BellWatch watch;
+  std::uint64_t remoteNodes = 0;
+  int stolen = 0;
+  budget::Options o;
+  o.runtime.threads = 1;
+  o.grain.automatic = false;
+  o.budget = std::uint64_t{1} << 40;  // no budget split: only the ring's
+  SearchParams<long long> p;
+  p.maxDepth = kRingDepth;
+  StopFlag stop;
+  auto r = budget::search<M, K>({}, {}, p, stop, o, RingLaunch{watch, remoteNodes, stolen});
+  EXPECT_EQ(r.enumerator.get() + remoteNodes, (std::uint64_t{1} << (kRingDepth + 1)) - 1) << "stolen " << stolen;
+  EXPECT_EQ(watch.splits.load(), 1);
+  EXPECT_EQ(watch.rung.load(), 0);
+}

@@ -108,6 +108,8 @@ class LoadBoard {
   std::vector<int> watched() const;
   // How many times thieves rang this rank's doorbell (ring()); workers poll it cheaply.
   std::uint64_t doorbell() const noexcept { return load(kDoorbell, std::memory_order_relaxed); }
+  // The doorbell's cell, for a search that reads it itself (ParallelSearch::watchBell).
+  std::uint64_t* doorbellCell() const noexcept { return base_ + kDoorbell; }
   // The newest record of rank r this rank has: the local board's or the last fetch's (comm thread).
   std::optional<RankRecord> latest(int r) const noexcept;
 

@@ -68,6 +68,10 @@ class Session {
   void requestStop(int reason) noexcept;
   // Any thread, one relaxed load: wake the comm thread if a thief rang this rank's doorbell.
   void pollDoorbell() noexcept;
+  // A worker that reads the doorbell itself (doorbellCell) saw a ring: wake the comm thread to read
+  // the request now, and yield the core it may share with it.
+  void bellRang() noexcept;
+  std::uint64_t* doorbellCell() const noexcept { return board_->doorbellCell(); }
   // Whether thieves ring the doorbell at all: asked for, and the board is a window
   // (forTransport in comm_options.hpp); without it the workers need not poll.
   bool doorbell() const noexcept { return doorbell_; }

@@ -88,6 +88,9 @@ class SearchObserver {
   // A worker split for a remote thief that found the pool empty (requestSplit): a request held for
   // that split can be answered now.
   virtual void splitForThief() {}
+  // A worker saw a thief's ring (ParallelSearch::watchBell) and did not split for it: the pool
+  // holds tasks to give, or the worker had nothing to split.
+  virtual void bellRang() {}
   // The search's stop reason rose to r (once per reason: interrupted, then found, then failed),
   // on `worker` (-1: not on a worker, e.g. the seed failed on the launching thread).
   virtual void stopRequested(StopReason /*r*/, int /*worker*/) {}

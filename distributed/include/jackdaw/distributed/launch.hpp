@@ -203,7 +203,10 @@ class Launch {
       Bridge(comm::Session& se, Search& sr, unsigned bellNodes) : session(se), search(sr), doorbellNodes(bellNodes) {}
       void poolRanDry() override { session.wake(); }  // this rank may need work: steal now
       void splitForThief() override { session.wake(); }  // a held request can be answered
-      // A thief rang: the comm thread answers now rather than after its sleep.
+      // A thief rang: the comm thread answers now rather than after its sleep. A search that splits
+      // for thieves reads the bell at its hunger checks (watchBell) and splits before waking it;
+      // another is pulsed to poll it.
+      void bellRang() override { session.bellRang(); }
       unsigned pulseEvery() const override { return doorbellNodes; }
       void pulse() override { session.pollDoorbell(); }
       void stopRequested(StopReason r, int) override { session.requestStop(static_cast<int>(r)); }
@@ -211,7 +214,8 @@ class Launch {
       comm::Session& session;
       Search& search;
       unsigned doorbellNodes;  // 0: no pulse (--doorbell off, or the board on messages)
-    } bridge(session, s, session.doorbell() ? cfg.comm.doorbellNodes : 0);
+    } bridge(session, s, session.doorbell() && !s.splitsForThieves() ? cfg.comm.doorbellNodes : 0);
+    if (session.doorbell() && s.splitsForThieves()) s.watchBell(session.doorbellCell());
     s.observe(&bridge);
     if (s.incumbent().hasBound()) session.offerBound(encodeObjective(s.incumbent().bound()));
 

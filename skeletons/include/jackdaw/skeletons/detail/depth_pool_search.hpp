@@ -103,9 +103,14 @@ class TaskPulse<S, Hooks> {
 // The hunger rule of ParallelOptions::splitOnHunger, for a skeleton's pulse every kHungerEvery
 // visits: if a worker of this rank is hungry, or a remote thief, and the pool is empty, the
 // hungerChunk shallowest unexplored siblings (level after level) go to this worker's queue
-// (core/hunger_rule.hpp).
+// (core/hunger_rule.hpp). A thief's ring (watchBell) is answered first.
+template <class S>
+[[gnu::noinline, gnu::cold]] void answerRing(S& s, const RunningTask<S>& task, int depth) {
+  if (s.answerBell() && splitIntoPool(s, task.split(depth), hungerChunk(true), true, true) < 0) s.bellUnanswered();
+}
 template <class S>
 void hungerRule(S& s, const RunningTask<S>& task, int depth) {
+  if (s.bellRang()) [[unlikely]] return answerRing(s, task, depth);
   if (!s.hungry()) return;
   splitIntoPool(s, task.split(depth), hungerChunk(s.remoteHungry()), true, true);
 }

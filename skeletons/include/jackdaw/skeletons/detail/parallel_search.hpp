@@ -233,6 +233,38 @@ class ParallelSearch {
   }
   // A remote thief found the pool empty: let a busy worker split (stack stealing answers it).
   void requestSplit() { remoteHunger_.store(true, std::memory_order_relaxed); }
+
+  // A doorbell: a counter that other ranks' thieves add to as they send a steal request (a
+  // distributed driver's board cell), read at every hunger check of a skeleton that splits for
+  // thieves. Before run(), and only with setSplitsForThieves(true).
+  void watchBell(std::uint64_t* cell) {
+    bell_ = cell;
+    bellSeen_.store(std::atomic_ref<std::uint64_t>(*cell).load(std::memory_order_relaxed), std::memory_order_relaxed);
+  }
+  // From a worker's hunger check (one relaxed load): a thief rang since any worker last looked.
+  bool bellRang() const {
+    return bell_ && std::atomic_ref<std::uint64_t>(*bell_).load(std::memory_order_relaxed) !=
+                        bellSeen_.load(std::memory_order_relaxed);
+  }
+  // Answers a ring, from a worker's hunger check after bellRang(). True: the pool is empty, so the
+  // thief's request would find nothing, and this worker is to split for it now (requestSplit is
+  // set: the split wakes the driver through splitForThief) rather than after the driver has read
+  // the request; if that split gives nothing, call bellUnanswered(). False: the driver was told to
+  // hand over what the pool holds (bellRang observers), or another worker answered the ring.
+  [[gnu::noinline, gnu::cold]] bool answerBell() {
+    const std::uint64_t now = std::atomic_ref<std::uint64_t>(*bell_).load(std::memory_order_relaxed);
+    if (bellSeen_.exchange(now, std::memory_order_relaxed) == now) return false;
+    if (pool_.size() == 0) {
+      requestSplit();
+      return true;
+    }
+    bellUnanswered();
+    return false;
+  }
+  // The driver reads the request now (and may hold it for a later split).
+  [[gnu::noinline, gnu::cold]] void bellUnanswered() {
+    for (SearchObserver* o : observers_) o->bellRang();
+  }
   bool remoteHungry() const { return remoteHunger_.load(std::memory_order_relaxed); }
   // From a worker, after it split for a remote thief: the driver answers a request held for it.
   void splitForThief() {
@@ -523,6 +555,8 @@ class ParallelSearch {
   alignas(64) std::atomic<std::uint64_t> finished_{0};
   std::atomic<bool> remoteHunger_{false};
   bool splitsForThieves_ = false;
+  std::uint64_t* bell_ = nullptr;           // watchBell
+  std::atomic<std::uint64_t> bellSeen_{0};  // the bell's count when a worker last answered it
   std::atomic<int> stopSeen_{0};  // the highest stop reason the observers were told
   mutable std::mutex errorMutex_;
   std::exception_ptr error_;
