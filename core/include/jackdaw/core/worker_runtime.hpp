@@ -81,20 +81,18 @@ class WorkerRuntime {
     return i == tbb::task_arena::not_initialized ? -1 : i;
   }
 
-  // Run f inside the arena, then wait for every task spawned into the group (and for release()
-  // if hold() was called). Exceptions thrown by tasks come out here.
+  // Run f inside the arena (with one worker, on this thread), then wait for every task spawned
+  // into the group (and for release() if hold() was called). Exceptions thrown by tasks come out here.
   template <class F>
   void runAndWait(F&& f) {
     if (solo()) {
-      const bool bound = bind_ && CpuSet::current().bindThisThread(0);
-      try {
-        solo_.run(std::forward<F>(f));
-      } catch (...) {
-        if (bound) CpuSet::current().unbindThisThread();
-        throw;
-      }
-      if (bound) CpuSet::current().unbindThisThread();
-      return;
+      struct Bound {  // the caller's binding is given back on the way out, as an arena does
+        bool on;
+        ~Bound() {
+          if (on) CpuSet::current().unbindThisThread();
+        }
+      } bound{bind_ && CpuSet::current().bindThisThread(0)};
+      return solo_.run(std::forward<F>(f));
     }
     arena_.execute([&] {
       f();
