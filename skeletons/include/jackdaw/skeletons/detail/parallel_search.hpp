@@ -20,6 +20,8 @@
 //   pool().size(), runtime().idleWorkers(), runtime().runningTasks(), runtime().meanWorkRate()
 //   observe(SearchObserver*)                 events: pool ran dry, stop, better incumbent, …, and
 //                                            a pulse every few visited nodes (pulseEvery())
+//   watchBell(cell)                          a counter thieves elsewhere add to, read at the
+//                                            hunger checks (skeletons that split for thieves)
 //   wantsTaskTree(), setTaskSizer(f)         an observer records the task tree: f(task) gives
 //                                            each spawned task's size on the wire and a hash of
 //                                            it (a driver's); freezeBound() for a recording
