@@ -63,9 +63,9 @@ struct CommOptions {
   // a worker may be descheduled for a whole time slice, bell unpolled, and the comm thread must
   // look for requests on its own as well (nextSleep).
   bool ownCores = true;
-  // [transport] a worker polls the doorbell every this many nodes (one relaxed load); a skeleton
-  // that splits for thieves reads it at its hunger check instead (ParallelSearch::watchBell)
-  unsigned doorbellNodes = 64;
+  // A skeleton that splits for thieves reads the doorbell at its hunger check instead
+  // (ParallelSearch::watchBell); another is pulsed every doorbellNodes nodes to poll it.
+  unsigned doorbellNodes = 64;  // [transport] a worker polls the doorbell every this many nodes (one relaxed load)
   CommEvents* events = nullptr;  // told what happens (a timeline recorder), from the comm thread
 };
 
