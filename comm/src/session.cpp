@@ -1,7 +1,6 @@
 #include "jackdaw/comm/session.hpp"
 
 #include <string>
-#include <thread>
 
 #include "jackdaw/comm/collectives.hpp"
 #include "jackdaw/comm/node_cores.hpp"
@@ -40,10 +39,7 @@ void Session::wake() noexcept { comm_->wake(); }
 void Session::offerBound(std::int64_t v) noexcept { comm_->offerBound(v); }
 void Session::requestStop(int reason) noexcept { comm_->requestStop(reason); }
 void Session::pollDoorbell() noexcept { comm_->pollDoorbell(); }
-void Session::bellRang() noexcept {
-  comm_->wake();
-  std::this_thread::yield();
-}
+void Session::bellRang() noexcept { comm_->wakeForRequest(); }
 void Session::waitTermination() { comm_->waitTermination(); }
 
 std::vector<RankReport> Session::gather(std::span<const std::byte> searchShare) {

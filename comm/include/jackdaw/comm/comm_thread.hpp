@@ -71,9 +71,13 @@ class CommThread {
     const std::uint64_t d = board_.doorbell();
     if (d != seenBell_.load(std::memory_order_relaxed)) {
       seenBell_.store(d, std::memory_order_relaxed);
-      wake();
-      std::this_thread::yield();
+      wakeForRequest();
     }
+  }
+  // A worker saw a ring: wake the comm thread to read the request, and yield the core (above).
+  void wakeForRequest() noexcept {
+    wake();
+    std::this_thread::yield();
   }
   // Any thread: a better bound / a stop; the comm thread spreads it to every board.
   void offerBound(std::int64_t v) noexcept;

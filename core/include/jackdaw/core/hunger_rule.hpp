@@ -11,9 +11,8 @@ namespace jackdaw {
 // Nodes between two checks for hunger. A check is a few relaxed loads, but also a call out of the
 // engine's loop: every 8 nodes it cost 2 workers about 2 % on UTS T1L (50 ns a node) and NS genus
 // 40. Every 32, 2 workers and 2 ranks x 1 ran UTS T1L, T3L and NS 0.5-1.8 % faster, brock400_4
-// level; every 64 gained UTS no more in the benchmark's own runs and left brock400_4 1.3-1.6 %
-// slower (bench/results/fine_grain.md). A hungry worker waits 32 nodes at most: 1.6 µs on UTS,
-// about 20 µs on brock400_4 (0.7 µs a node).
+// level; every 64 gained UTS no more in the benchmark's own runs (bench/results/fine_grain.md).
+// A hungry worker waits 32 nodes at most: 1.6 µs on UTS, about 20 µs on brock400_4 (0.7 µs a node).
 inline constexpr unsigned kHungerEvery = 32;
 
 // Unexplored siblings one split hands out, shallowest first, level after level: for a hungry

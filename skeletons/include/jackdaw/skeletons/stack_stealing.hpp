@@ -35,10 +35,7 @@ SearchResult<M, K> search(const typename M::Space& space, typename M::Node root,
       void afterNode(DepthFirst<M, K, Hooks>& dfs)
         requires Answers
       {
-        if (s.bellRang()) [[unlikely]] {
-          if (s.answerBell() && detail::splitIntoPool(s, dfs.split(), perSplit, false, true) < 0) s.bellUnanswered();
-          return;
-        }
+        if (s.bellRang()) [[unlikely]] return detail::answerRing(s, dfs.split(), perSplit, false);
         if (!s.hungry()) return;
         detail::splitIntoPool(s, dfs.split(), perSplit, false, true);  // for the idle worker: its own queue
       }

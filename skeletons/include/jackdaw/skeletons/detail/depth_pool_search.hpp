@@ -57,6 +57,14 @@ template <class S, class Split>
   return depth;
 }
 
+// A thief's ring seen at a hunger check (ParallelSearch::bellRang): with nothing queued the worker
+// splits for it now, as splitIntoPool would for the thief's refused request (forThief); if that
+// split gives nothing, or tasks are queued, the driver is told to read the request.
+template <class S, class Split>
+[[gnu::noinline, gnu::cold]] void answerRing(S& s, Split split, std::size_t maxTasks, bool acrossLevels) {
+  if (s.answerBell() && splitIntoPool(s, split, maxTasks, acrossLevels, true) < 0) s.bellUnanswered();
+}
+
 // What a pulse sees of the task running on a worker: its frames (the storage its engine took from
 // the slot) and where it began.
 template <class S>
@@ -103,14 +111,10 @@ class TaskPulse<S, Hooks> {
 // The hunger rule of ParallelOptions::splitOnHunger, for a skeleton's pulse every kHungerEvery
 // visits: if a worker of this rank is hungry, or a remote thief, and the pool is empty, the
 // hungerChunk shallowest unexplored siblings (level after level) go to this worker's queue
-// (core/hunger_rule.hpp). A thief's ring (watchBell) is answered first.
-template <class S>
-[[gnu::noinline, gnu::cold]] void answerRing(S& s, const RunningTask<S>& task, int depth) {
-  if (s.answerBell() && splitIntoPool(s, task.split(depth), hungerChunk(true), true, true) < 0) s.bellUnanswered();
-}
+// (core/hunger_rule.hpp). A thief's ring (watchBell) is answered first (answerRing).
 template <class S>
 void hungerRule(S& s, const RunningTask<S>& task, int depth) {
-  if (s.bellRang()) [[unlikely]] return answerRing(s, task, depth);
+  if (s.bellRang()) [[unlikely]] return answerRing(s, task.split(depth), hungerChunk(true), true);
   if (!s.hungry()) return;
   splitIntoPool(s, task.split(depth), hungerChunk(s.remoteHungry()), true, true);
 }
