@@ -43,7 +43,7 @@ namespace detail {
 // A frame's generator, built once the frame's node is expanded: std::optional's interface, but
 // built by an always-inlined placement new. std::optional::emplace went through an out-of-line
 // std::_Construct call in the parallel skeletons' task loop, which the compiler would not inline
-// into it (UTS: 0.6-0.9 % of a worker's samples in that call).
+// into it (UTS T1L: 0.55-0.85 % of a worker's samples in that call; bench/results/fine_grain.md).
 template <class G>
 class FrameGenerator {
  public:
